@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sch_lossless and dcqcn_cc: a software lossless Ethernet and DCQCN for
+# soft-RoCE. The two commands a newcomer needs:
+#
+#   make demo    build, boot a VM, run the experiment and report
+#   make check   every test: build (W=1), style, KUnit, tc plug-in, selftests
+#
+# KDIR defaults to the Debian headers that `make deps` installed, resolved
+# from the linux-headers-amd64 meta-package; override KVER or KDIR to build
+# for another kernel.
+
+KVER	?= $(shell scripts/kver 2>/dev/null)
+KDIR	?= /lib/modules/$(KVER)/build
+ifeq ($(wildcard $(KDIR)),)
+KDIR	:= /usr/src/linux-headers-$(KVER)
+endif
+DESTDIR	?=
+PREFIX	?= /usr
+
+MODULES	:= sch_lossless/sch_lossless.ko dcqcn_cc/dcqcn_cc.ko
+
+.PHONY: all modules tc sparse install deps check kunit demo bench clean help
+
+all: modules tc
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+tc:
+	$(MAKE) -C tc
+
+# sparse over the modules' sources (a full rebuild with C=2)
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(MAKE) -C tc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+deps:
+	@scripts/deps
+
+check:
+	@scripts/check
+
+kunit:
+	@scripts/deps --quiet
+	@scripts/kunit
+
+demo:
+	@scripts/deps --quiet
+	@scripts/demo
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tc clean
+
+help:
+	@sed -n '3,12p' Makefile
