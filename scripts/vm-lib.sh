@@ -76,6 +76,7 @@ vm_qemu() {
 		-fsdev "local,id=out,path=$out,security_model=none" \
 		-device virtio-9p-pci,fsdev=out,mount_tag=results \
 		"$@" > "$out/$name.qemu" 2>&1 &
+	# shellcheck disable=SC2034 # the caller's
 	vm_pid=$!
 }
 
@@ -98,4 +99,85 @@ vm_result() {
 		tail -n 60 "$out/$name.console"
 	} >&2
 	echo 1
+}
+
+# Links between guests (scripts/vm-multi): qemu socket netdevs on loopback.
+
+# vm_mac LINK VM: the MAC of VM's end of link LINK (both 1-based). 02: a
+# locally administered unicast address; the link and VM numbers in it make
+# every MAC unique and tell, in a capture, which link and side it is.
+vm_mac() {
+	printf '02:00:00:%02x:%02x:%02x\n' $(($1 >> 8)) $(($1 & 255)) "$2"
+}
+
+# vm_port_listening PORT [PID]: true if something (process PID, if given)
+# listens on TCP PORT.
+vm_port_listening() {
+	local l; l=$(ss -ltnpH "sport = :$1")
+	[ -n "$l" ] && { [ $# -lt 2 ] || [[ $l == *"pid=$2,"* ]]; }
+}
+
+# vm_free_port: a TCP port nobody listens on, below the ephemeral range
+# (32768 and up) so that no outgoing connection holds it either. The caller
+# retries if qemu finds it taken after all (another process got there).
+vm_free_port() {
+	local port
+	for _ in $(seq 100); do
+		port=$((10000 + RANDOM % 22000))
+		vm_port_listening "$port" || { echo "$port"; return 0; }
+	done
+	echo "vm: found no free TCP port" >&2
+	return 1
+}
+
+# vm_wait_listening PID PIDFILE PORT...: wait until the qemu whose PID is
+# in PIDFILE (qemu's -pidfile) listens on every PORT; PID is the process
+# vm_qemu started. Checking the listener's PID, not just the port, tells
+# a qemu that could not bind from one that did. Fails if PID ends first
+# or after 60 s.
+vm_wait_listening() {
+	local pid=$1 pidfile=$2 port
+	shift 2
+	for port in "$@"; do
+		for _ in $(seq 600); do
+			[ -s "$pidfile" ] && vm_port_listening "$port" "$(cat "$pidfile")" && continue 2
+			kill -0 "$pid" 2>/dev/null || return 1
+			sleep 0.1
+		done
+		return 1
+	done
+}
+
+# vm_links_head: the start of a guest's links-NAME snippet, a function the
+# lines of vm_link_line call. It runs before the modules load and outside
+# the command's subshell, so a failure leaves the result itself.
+vm_links_head() {
+	cat <<'EOS'
+vm_link() { # MAC IFNAME: rename the interface with MAC to IFNAME, bring it up
+	local dev
+	for dev in /sys/class/net/*; do
+		[ "$(cat "$dev/address")" = "$1" ] || continue
+		ip link set dev "${dev##*/}" name "$2" && ip link set dev "$2" up && return 0
+		break
+	done
+	echo "vm: cannot set up $2 (MAC $1):"
+	ip -br link
+	echo 1 > "$VM_OUT/$VM_NAME.rc"
+	exit 1
+}
+EOS
+}
+
+# vm_link_line LINK VM IFNAME: the snippet's line for VM's end of LINK.
+vm_link_line() {
+	printf 'vm_link %s %q\n' "$(vm_mac "$1" "$2")" "$3"
+}
+
+# vm_stream NAME OUTDIR PID: copy NAME's output to stdout, each line
+# prefixed with [NAME], until PID (its qemu) ends. In the background; the
+# PID of the pipeline's end is in $vm_stream_pid.
+vm_stream() {
+	tail -n +1 -f --pid="$3" "$2/$1.out" | sed -u "s/^/[$1] /" &
+	# shellcheck disable=SC2034 # the caller's
+	vm_stream_pid=$!
 }

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lossless passes traffic on a veth pair and counts it per class.
+#
+#   +---------------------+        +---------------------+
+#   | ns h1               |        | ns h2               |
+#   |  v1 192.0.2.1/24 ---+--------+--- v2 192.0.2.2/24   |
+#   |  root lossless      |        |                     |
+#   +---------------------+        +---------------------+
+
+. "$(dirname "$0")/lib.sh"
+
+ns_create h1 h2
+veth_connect "$h1" v1 "$h2" v2
+ip -n "$h1" addr add 192.0.2.1/24 dev v1
+ip -n "$h2" addr add 192.0.2.2/24 dev v2
+
+ip netns exec "$h1" tc qdisc add dev v1 root handle 1: lossless
+check_err $? "tc qdisc add ... lossless failed"
+log_test "qdisc add"
+
+ip netns exec "$h1" ping -c 20 -i 0.01 -W 2 192.0.2.2 >/dev/null
+check_err $? "ping through lossless failed"
+sent=$(qdisc_stat "$h1" v1 packets)
+[ "$sent" -ge 20 ]
+check_err $? "qdisc counted $sent packets, expected at least 20"
+drops=$(qdisc_stat "$h1" v1 drops)
+[ "$drops" -eq 0 ]
+check_err $? "qdisc dropped $drops packets"
+log_test "traffic passes and is counted"
+
+# Untagged packets of priority 0 are traffic class 0, class 1:1.
+c1=$(class_stat "$h1" v1 1:1 packets)
+[ "$c1" -ge 20 ]
+check_err $? "class 1:1 counted $c1 packets, expected at least 20"
+n=$(ip netns exec "$h1" tc class show dev v1 | grep -c "^class lossless 1:")
+[ "$n" -eq 8 ]
+check_err $? "tc class show lists $n classes, expected 8"
+log_test "eight classes, priority 0 in 1:1"
+
+ip netns exec "$h1" tc qdisc del dev v1 root
+check_err $? "tc qdisc del failed"
+ip netns exec "$h1" tc qdisc show dev v1 | grep -q lossless
+check_fail $? "lossless still attached after delete"
+ip netns exec "$h1" ping -c 1 -W 2 192.0.2.2 >/dev/null
+check_err $? "no traffic after the qdisc was deleted"
+log_test "qdisc del"
+
+exit $EXIT_STATUS

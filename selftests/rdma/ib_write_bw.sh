@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ib_write_bw.sh: one end of an RDMA WRITE bandwidth test over soft-RoCE
+# (rdma_rxe) between two VMs. Run in each guest by
+# scripts/vm-multi selftests/rdma/ib_write_bw.topo.
+#
+#   ib_write_bw.sh [server|client]      default: $VM_NAME
+#
+# Each end addresses its link to-PEER (server 192.0.2.1, client 192.0.2.2:
+# TEST-NET-1, the traffic never leaves qemu), puts the rxe device rxe0 on
+# it and runs ib_write_bw; the client retries until the server listens,
+# since the server's VM may not be up yet. Each end checks the measured
+# bandwidth is above 0 where perftest reports one, and that rxe sent and
+# received packets, and prints rdma link and the rxe counters.
+set -u
+
+role=${1:-${VM_NAME:-}}
+dev=to-${VM_PEERS%% *}
+server=192.0.2.1
+perftest=(ib_write_bw -d rxe0 -i 1 -s 65536 -D 5 --report_gbits)
+
+fail() {
+	echo "ib_write_bw.sh: $role: FAIL: $*"
+	exit 1
+}
+
+case $role in
+server) addr=$server ;;
+client) addr=192.0.2.2 ;;
+*) fail "role '$role' is neither server nor client" ;;
+esac
+
+# gid_index ADDR: the index of rxe0's RoCE v2 GID for IPv4 ADDR (an
+# IPv4-mapped IPv6 address). rxe fills its GID table from the netdev's
+# addresses through a workqueue: wait for it.
+gid_index() {
+	local want f i a b c d
+	IFS=. read -r a b c d <<< "$1"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	for _ in $(seq 100); do
+		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+			i=${f##*/}
+			[ "$(cat "$f")" = "$want" ] || continue
+			[ "$(cat "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+			echo "$i"
+			return 0
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+# counter NAME: one of rxe0's counters (sent_pkts, rcvd_pkts...).
+counter() {
+	cat "/sys/class/infiniband/rxe0/ports/1/hw_counters/$1"
+}
+
+ip addr add "$addr/24" dev "$dev" || fail "cannot address $dev"
+# rxe computes its ICRC with the kernel's crc32 crypto; without
+# crc32_generic loaded first, rdma link add fails with "failed to init
+# crc32 algorithm err:-2".
+modprobe crc32_generic || fail "modprobe crc32_generic"
+modprobe rdma_rxe || fail "modprobe rdma_rxe"
+rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 on $dev"
+rdma link show
+gid=$(gid_index "$addr") || fail "rxe0 has no RoCE v2 GID for $addr"
+echo "ib_write_bw.sh: $role: rxe0 on $dev, $addr, RoCE v2 GID index $gid"
+perftest+=(-x "$gid")
+
+log=$(mktemp)
+if [ "$role" = server ]; then
+	timeout 300 "${perftest[@]}" > "$log" 2>&1
+	rc=$?
+else
+	# perftest exchanges its QP numbers over TCP first: until the
+	# server listens, it fails at once with "Couldn't connect".
+	for try in $(seq 60); do
+		timeout 120 "${perftest[@]}" "$server" > "$log" 2>&1
+		rc=$?
+		grep -q "Couldn't connect" "$log" || break
+		sleep 2
+	done
+	echo "ib_write_bw.sh: client: $try attempt(s) to reach the server"
+fi
+cat "$log"
+echo "--- rdma statistic (rxe0 counters) ---"
+rdma statistic show link rxe0/1
+[ "$rc" = 0 ] || fail "ib_write_bw exited with $rc"
+
+# The result row follows perftest's header line:
+#  #bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]
+bw=$(awk '/#bytes.*BW average\[Gb\/sec\]/ { getline; print $4; exit }' "$log")
+if [ -n "$bw" ]; then
+	if ! [[ $bw =~ ^[0-9.]+$ ]] || ! awk -v b="$bw" 'BEGIN { exit !(b > 0) }'; then
+		fail "measured bandwidth '$bw' Gb/s is not above 0"
+	fi
+	echo "ib_write_bw.sh: $role: bandwidth $bw Gb/s ($(awk -v b="$bw" 'BEGIN { printf "%.1f", b * 125 }') MB/s)"
+elif [ "$role" = client ]; then
+	fail "no bandwidth in ib_write_bw's output"
+fi
+for c in sent_pkts rcvd_pkts; do
+	[ "$(counter $c)" -gt 0 ] || fail "rxe0's $c is $(counter $c): no RDMA traffic over rxe"
+done
+echo "ib_write_bw.sh: $role: rxe0 sent $(counter sent_pkts) and received $(counter rcvd_pkts) packets"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh: run selftests inside the VM, kselftest style (TAP 13).
+#
+#   selftests/run.sh [TEST...]    default: every selftests/*.sh but lib.sh
+#                                 and run.sh
+#
+# Each test runs under a time limit with the kernel log cleared before it;
+# after it, scripts/dmesg-check reads the log and a report of any kind
+# (WARN, BUG, Call Trace, lockdep, KASAN...) fails the test and is printed.
+# A test's exit status: 0 pass, 4 skip (kselftest), anything else fail.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+tmo=${SELFTEST_TIMEOUT:-300}
+
+if [ $# -eq 0 ]; then
+	set -- $(cd "$here" && ls -1 *.sh | grep -vx -e lib.sh -e run.sh)
+fi
+
+echo "TAP version 13"
+echo "1..$#"
+n=0
+for t in "$@"; do
+	n=$((n + 1))
+	name=${t##*/}
+	path=$t
+	[ -f "$path" ] || path=$here/$t
+	dmesg -C
+	start=$(date +%s)
+	out=$(timeout --kill-after=10 "$tmo" bash "$path" 2>&1)
+	rc=$?
+	secs=$(($(date +%s) - start))
+	report=$("$top/scripts/dmesg-check" --clear)
+	if [ $? -ne 0 ]; then
+		out="$out
+$report"
+		rc=1
+	fi
+	echo "# $name (${secs}s)"
+	echo "$out" | sed 's/^/#   /'
+	case $rc in
+	0) echo "ok $n selftests: $name" ;;
+	4) echo "ok $n selftests: $name # SKIP $(echo "$out" | sed -n 's/.*# SKIP //p' | tail -n 1)" ;;
+	124|137) echo "not ok $n selftests: $name # TIMEOUT ${tmo}s" ;;
+	*) echo "not ok $n selftests: $name # exit=$rc" ;;
+	esac
+done
