@@ -21,13 +21,12 @@
 #include "lossless.h"
 #include "lossless_compat.h"
 
-static struct netlink_range_validation lossless_buffer_range = {
-	.min = 1,
-	.max = LOSSLESS_MAX_BUFFER,
-};
-
+/*
+ * The policy checks types and lengths; ranges are checked in
+ * lossless_validate() so that each rejection names its option.
+ */
 static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
-	[TCA_LOSSLESS_BUFFER] = NLA_POLICY_FULL_RANGE(NLA_U32, &lossless_buffer_range),
+	[TCA_LOSSLESS_BUFFER] = { .type = NLA_U32 },
 };
 
 /* The TCI of the packet's outer VLAN tag, offloaded or in the frame. */
@@ -144,6 +143,17 @@ static void lossless_trim(struct Qdisc *sch)
 	qdisc_tree_reduce_backlog(sch, pkts, bytes);
 }
 
+static int lossless_validate(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	struct nlattr *a = tb[TCA_LOSSLESS_BUFFER];
+
+	if (a && (!nla_get_u32(a) || nla_get_u32(a) > LOSSLESS_MAX_BUFFER)) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "buffer must be 1 byte to 1 GiB");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int lossless_change(struct Qdisc *sch, struct nlattr *opt,
 			   struct netlink_ext_ack *extack)
 {
@@ -153,6 +163,9 @@ static int lossless_change(struct Qdisc *sch, struct nlattr *opt,
 
 	err = nla_parse_nested(tb, TCA_LOSSLESS_MAX, opt, lossless_policy, extack);
 	if (err < 0)
+		return err;
+	err = lossless_validate(tb, extack);
+	if (err)
 		return err;
 
 	sch_tree_lock(sch);

@@ -1,0 +1,9 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tdc-style cases of tc-testing/lossless.json: option parsing through
+# the tc plug-in, dump round trips and rejections, against the live module.
+
+. "$(dirname "$0")/lib.sh"
+require_cmd python3
+python3 "$(dirname "$0")/tc-testing/tdc.py" "$(dirname "$0")/tc-testing/lossless.json"
