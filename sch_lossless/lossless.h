@@ -11,7 +11,7 @@
 #include "lossless_classify.h"
 
 #define LOSSLESS_DEFAULT_BUFFER	(4U << 20)	/* bytes */
-#define LOSSLESS_MAX_BUFFER	(1U << 30)	/* bytes */
+#define LOSSLESS_MAX_BUFFER	BIT(30)		/* bytes */
 
 /*
  * One traffic class: a FIFO and its counters. Touched by enqueue and

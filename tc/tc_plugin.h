@@ -43,10 +43,13 @@ struct qdisc_util {
 			 __u32 block_idx, bool *p_has);
 };
 
-/* Command line (lib/utils.c, lib/utils_math.c) */
-_Noreturn void incomplete_command(void);
-_Noreturn void invarg(const char *msg, const char *arg);
-_Noreturn void duparg(const char *key, const char *arg);
+/*
+ * Command line (lib/utils.c, lib/utils_math.c). The first three exit(); the
+ * callers do not rely on it, so no noreturn attribute is declared here.
+ */
+void incomplete_command(void);
+void invarg(const char *msg, const char *arg);
+void duparg(const char *key, const char *arg);
 int get_size(unsigned int *size, const char *str);
 
 /* Step to the value of an option; exits through tc if there is none. */
