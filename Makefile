@@ -35,8 +35,9 @@ tc:
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules
 
+# Unsigned, as out-of-tree modules are (CONFIG_MODULE_SIG is not forced).
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates CONFIG_MODULE_SIG_ALL= \
 		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(MAKE) -C tc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
