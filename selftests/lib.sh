@@ -123,30 +123,43 @@ log_test() {
 # Statistics. A helper that cannot read its number prints -1 (and says why
 # on stderr), so that a comparison fails instead of the test's arithmetic.
 
-# qdisc_stat NS DEV FIELD: a field of the root qdisc's statistics, from
-# tc's JSON (bytes, packets, drops, overlimits, requeues, backlog, qlen).
-qdisc_stat() {
-	ip netns exec "$1" tc -s -j qdisc show dev "$2" root |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)[0][sys.argv[1]])' "$3" ||
-		echo -1
+# tc_stats_field FIELD: from `tc -s` text on stdin, the first block's
+# bytes, packets, drops, overlimits, requeues, backlog (bytes) or qlen.
+# tc prints the backlog rounded to its unit (Kb, Mb) above 1 KiB.
+tc_stats_field() {
+	awk -v want="$1" '
+	/^ *Sent [0-9]+ bytes [0-9]+ pkt/ && !done {
+		gsub(/[(),]/, " ")
+		v["bytes"] = $2; v["packets"] = $4; v["drops"] = $7
+		v["overlimits"] = $9; v["requeues"] = $11
+		sent = 1
+		next
+	}
+	/^ *backlog / && sent && !done {
+		b = $2; q = $3
+		m = 1
+		if (b ~ /Kb$/) m = 1024
+		if (b ~ /Mb$/) m = 1048576
+		if (b ~ /Gb$/) m = 1073741824
+		sub(/[KMG]?b$/, "", b); sub(/p$/, "", q)
+		v["backlog"] = b * m; v["qlen"] = q
+		done = 1
+	}
+	END {
+		if (!done || !(want in v)) { print "tc_stats_field: no " want > "/dev/stderr"; print -1; exit }
+		print v[want]
+	}'
 }
 
-# class_stat NS DEV CLASSID FIELD: a field of one class's statistics (the
-# same names). iproute2 6.1's `tc class show` has no JSON output: this
-# reads its text.
+# qdisc_stat NS DEV FIELD: a field of the root qdisc's statistics.
+qdisc_stat() {
+	ip netns exec "$1" tc -s qdisc show dev "$2" root | tc_stats_field "$3"
+}
+
+# class_stat NS DEV CLASSID FIELD: a field of one class's statistics.
+# (iproute2 6.1's `tc class show` has no JSON output; this reads its text.)
 class_stat() {
-	ip netns exec "$1" tc -s class show dev "$2" classid "$3" |
-		python3 -c '
-import re, sys
-text = sys.stdin.read()
-m = re.search(r"Sent (\d+) bytes (\d+) pkt \(dropped (\d+), overlimits (\d+) requeues (\d+)\)"
-              r"\s+backlog (\d+)([KMG]?)b (\d+)p", text)
-if not m:
-    sys.exit("class_stat: no statistics in: " + text)
-g = [int(x) for x in m.groups()[:6]] + [int(m.group(8))]
-g[5] <<= {"": 0, "K": 10, "M": 20, "G": 30}[m.group(7)]  # tc rounds backlog to its unit
-names = ("bytes", "packets", "drops", "overlimits", "requeues", "backlog", "qlen")
-print(dict(zip(names, g))[sys.argv[1]])' "$4" || echo -1
+	ip netns exec "$1" tc -s class show dev "$2" classid "$3" | tc_stats_field "$4"
 }
 
 # udp_send NS DST PORT COUNT [PRIORITY [TOS]]: COUNT UDP datagrams of 100

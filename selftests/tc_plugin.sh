@@ -26,6 +26,7 @@ check_err $? "the error does not name the option: $out"
 log_test "bad arguments are named"
 
 ns_create h1
+ns_no_ipv6 "$h1"
 ip -n "$h1" link add d0 type dummy
 ip -n "$h1" link set d0 up
 ip netns exec "$h1" tc qdisc add dev d0 root handle 1: lossless buffer 2m
