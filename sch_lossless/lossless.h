@@ -14,9 +14,10 @@
 #define LOSSLESS_MAX_BUFFER	BIT(30)		/* bytes */
 
 /*
- * One traffic class: a FIFO and its counters. Touched by enqueue and
- * dequeue under the qdisc's root lock; the counters are read by dumps
- * under the same lock.
+ * One traffic class: a FIFO and its counters. Written by enqueue and
+ * dequeue under the qdisc's root lock; class dumps read the counters
+ * without that lock (6.1 copies class statistics unlocked), so a dump
+ * taken under load is a snapshot.
  */
 struct lossless_class {
 	struct qdisc_skb_head q;

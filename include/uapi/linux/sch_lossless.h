@@ -12,14 +12,66 @@
 
 #define TC_LOSSLESS_NUM_TC	8	/* traffic classes */
 #define TC_LOSSLESS_NUM_PRIO	8	/* 802.1Q priorities (PCP values) */
+#define TC_LOSSLESS_NUM_DSCP	64
+
+/* Where a packet's priority comes from */
+enum tc_lossless_trust {
+	TC_LOSSLESS_TRUST_PCP,	/* VLAN tag's PCP, else skb->priority */
+	TC_LOSSLESS_TRUST_DSCP,	/* IPv4/IPv6 DSCP through the DSCP map */
+	__TC_LOSSLESS_TRUST_MAX
+};
+
+#define TC_LOSSLESS_PMAX_SCALE	1000000	/* pmax is in millionths (1% = 10000) */
 
 /* Qdisc options, nested in TCA_OPTIONS */
 enum {
 	TCA_LOSSLESS_UNSPEC,
 	TCA_LOSSLESS_BUFFER,	/* u32, shared buffer of the port in bytes */
+	TCA_LOSSLESS_TRUST,	/* u8, enum tc_lossless_trust */
+	TCA_LOSSLESS_PRIO_TC,	/* u8[TC_LOSSLESS_NUM_PRIO]: priority -> traffic class */
+	TCA_LOSSLESS_DSCP_PRIO,	/* u8[TC_LOSSLESS_NUM_DSCP]: DSCP -> priority */
+	TCA_LOSSLESS_RATE,	/* u64, port shaper in bytes per second (> 0) */
+	TCA_LOSSLESS_BURST,	/* u32, shaper bucket in bytes */
+	TCA_LOSSLESS_NORATE,	/* flag: remove the port shaper */
+	TCA_LOSSLESS_PAD,
 	__TCA_LOSSLESS_MAX
 };
 
 #define TCA_LOSSLESS_MAX	(__TCA_LOSSLESS_MAX - 1)
+
+/* Class options, nested in TCA_OPTIONS of a class change */
+enum {
+	TCA_LOSSLESS_CLASS_UNSPEC,
+	TCA_LOSSLESS_CLASS_STRICT,	/* flag: strict priority (the default) */
+	TCA_LOSSLESS_CLASS_QUANTUM,	/* u32, bytes: ETS (DRR) with this quantum */
+	TCA_LOSSLESS_CLASS_LIMIT,	/* u32, bytes this class may queue */
+	TCA_LOSSLESS_CLASS_ECN,		/* u8, 1: mark ECN (kmin, kmax, pmax); 0: don't */
+	TCA_LOSSLESS_CLASS_KMIN,	/* u32, bytes: marking starts above */
+	TCA_LOSSLESS_CLASS_KMAX,	/* u32, bytes: marking probability pmax here */
+	TCA_LOSSLESS_CLASS_PMAX,	/* u32, millionths: probability at kmax */
+	__TCA_LOSSLESS_CLASS_MAX
+};
+
+#define TCA_LOSSLESS_CLASS_MAX	(__TCA_LOSSLESS_CLASS_MAX - 1)
+
+/*
+ * Statistics, nested in TCA_STATS_APP. A class's statistics hold the
+ * per-class attributes; the qdisc's hold the port's attributes and one
+ * TCA_LOSSLESS_STATS_CLASS nest per traffic class.
+ */
+enum {
+	TCA_LOSSLESS_STATS_UNSPEC,
+	TCA_LOSSLESS_STATS_CLASS,	/* nested: one traffic class (qdisc only) */
+	TCA_LOSSLESS_STATS_TC,		/* u32, traffic class */
+	TCA_LOSSLESS_STATS_ECN_MARKED,	/* u64, packets marked CE */
+	TCA_LOSSLESS_STATS_PEAK_BACKLOG,/* u32, bytes, highest queue seen */
+	TCA_LOSSLESS_STATS_LIMIT_DROPS,	/* u64, packets dropped over the class limit */
+	TCA_LOSSLESS_STATS_BUFFER_DROPS,/* u64, packets dropped, shared buffer full */
+	TCA_LOSSLESS_STATS_THROTTLED,	/* u64, times the shaper held the port (qdisc only) */
+	TCA_LOSSLESS_STATS_PAD,
+	__TCA_LOSSLESS_STATS_MAX
+};
+
+#define TCA_LOSSLESS_STATS_MAX	(__TCA_LOSSLESS_STATS_MAX - 1)
 
 #endif /* _UAPI_LINUX_SCH_LOSSLESS_H */
