@@ -14,6 +14,14 @@ void lossless_prio_map_identity(struct lossless_prio_map *map)
 		map->tc[prio] = prio;
 }
 
+void lossless_dscp_map_default(struct lossless_dscp_map *map)
+{
+	int dscp;
+
+	for (dscp = 0; dscp < TC_LOSSLESS_NUM_DSCP; dscp++)
+		map->prio[dscp] = dscp >> 3;
+}
+
 u8 lossless_packet_prio(bool tagged, u16 tci, u32 skb_priority)
 {
 	if (tagged)

@@ -14,7 +14,19 @@ struct lossless_prio_map {
 	u8 tc[TC_LOSSLESS_NUM_PRIO];
 };
 
+/* DSCP to priority map, DSCP / 8 by default (the class selector) */
+struct lossless_dscp_map {
+	u8 prio[TC_LOSSLESS_NUM_DSCP];
+};
+
 void lossless_prio_map_identity(struct lossless_prio_map *map);
+void lossless_dscp_map_default(struct lossless_dscp_map *map);
+
+/* The priority of a DSCP: @dsfield is the whole TOS / traffic class byte. */
+static inline u8 lossless_dscp_to_prio(const struct lossless_dscp_map *map, u8 dsfield)
+{
+	return map->prio[dsfield >> 2];
+}
 
 /*
  * lossless_pcp_of_tci() - the Priority Code Point of an 802.1Q tag

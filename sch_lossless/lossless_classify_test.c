@@ -67,6 +67,27 @@ static void lossless_prio_map_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lossless_prio_to_tc(&map, 3 + TC_LOSSLESS_NUM_PRIO), 6);
 }
 
+static void lossless_dscp_map_test(struct kunit *test)
+{
+	struct lossless_dscp_map map;
+
+	lossless_dscp_map_default(&map);
+	/* the class selector: DSCP / 8; the ECN bits do not matter */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 0x00), 0);
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 0x03), 0);	/* CE */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 7 << 2), 0);	/* DSCP 7 */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 8 << 2), 1);	/* CS1 */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, (26 << 2) | 2), 3);	/* AF31, ECT(0) */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 46 << 2), 5);	/* EF */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 48 << 2), 6);	/* CS6, the CNPs' */
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 0xff), 7);	/* DSCP 63 */
+
+	map.prio[26] = 3;
+	map.prio[46] = 2;
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 46 << 2), 2);
+	KUNIT_EXPECT_EQ(test, lossless_dscp_to_prio(&map, 47 << 2), 5);
+}
+
 static void lossless_direct_tc_test(struct kunit *test)
 {
 	u32 handle = 0x10000;
@@ -84,6 +105,7 @@ static struct kunit_case lossless_classify_cases[] = {
 	KUNIT_CASE_PARAM(lossless_packet_prio_test, prio_gen_params),
 	KUNIT_CASE(lossless_pcp_of_tci_test),
 	KUNIT_CASE(lossless_prio_map_test),
+	KUNIT_CASE(lossless_dscp_map_test),
 	KUNIT_CASE(lossless_direct_tc_test),
 	{}
 };

@@ -2,32 +2,32 @@
 /*
  * sch_lossless: a lossless Ethernet port model.
  *
- * Eight traffic classes, one FIFO each, selected by the packet's 802.1Q
- * priority (the PCP of its VLAN tag, else skb->priority) through a
- * priority to traffic class map. Classes are served in strict priority,
- * traffic class 7 first. All classes share one buffer of `buffer` bytes;
- * a packet that does not fit is dropped at the tail and counted.
+ * Eight traffic classes, one FIFO each. A packet's 802.1Q priority comes
+ * from its VLAN tag's PCP or skb->priority (trust pcp) or from its DSCP
+ * through a map (trust dscp); a priority to traffic class map picks the
+ * class. Strict classes are served first, traffic class 7 first; the ETS
+ * classes share what is left by deficit round robin with their quanta. A
+ * token bucket (rate, burst) in front of the scheduler makes the port a
+ * link of that speed. Each class marks ECN like a DCQCN congestion point
+ * (lossless_mark.h) and tail-drops over its limit or when the shared
+ * buffer is full, counting every drop by reason.
  *
  * Locking: enqueue, dequeue and reset run under the qdisc's root lock;
- * change() validates outside and commits under sch_tree_lock(); dumps run
- * under RTNL.
+ * qdisc and class changes validate outside it and commit under
+ * sch_tree_lock(); dumps run under RTNL.
  */
 #include <linux/module.h>
 #include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/random.h>
 #include <linux/skbuff.h>
-#include <net/netlink.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
 #include "lossless_compat.h"
-
-/*
- * The policy checks types and lengths; ranges are checked in
- * lossless_validate() so that each rejection names its option.
- */
-static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
-	[TCA_LOSSLESS_BUFFER] = { .type = NLA_U32 },
-};
 
 /* The TCI of the packet's outer VLAN tag, offloaded or in the frame. */
 static bool lossless_vlan_tci(const struct sk_buff *skb, u16 *tci)
@@ -47,18 +47,63 @@ static bool lossless_vlan_tci(const struct sk_buff *skb, u16 *tci)
 	return true;
 }
 
+/* The TOS / traffic class byte of an IPv4 or IPv6 packet, or -1. */
+static int lossless_dsfield(const struct sk_buff *skb)
+{
+	int off = skb_network_offset(skb);
+
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP): {
+		struct iphdr *iph, _iph;
+
+		iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
+		return iph ? iph->tos : -1;
+	}
+	case htons(ETH_P_IPV6): {
+		struct ipv6hdr *ip6h, _ip6h;
+
+		ip6h = skb_header_pointer(skb, off, sizeof(_ip6h), &_ip6h);
+		return ip6h ? ipv6_get_dsfield(ip6h) : -1;
+	}
+	}
+	return -1;
+}
+
 static u8 lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
 			    const struct sk_buff *skb)
 {
 	int tc = lossless_direct_tc(skb->priority, sch->handle);
 	u16 tci = 0;
 	bool tagged;
+	int ds;
 
 	if (tc >= 0)
 		return tc;
+	if (q->trust == TC_LOSSLESS_TRUST_DSCP) {
+		ds = lossless_dsfield(skb);
+		if (ds >= 0)
+			return lossless_prio_to_tc(&q->prio_map,
+						   lossless_dscp_to_prio(&q->dscp_map, ds));
+	}
 	tagged = lossless_vlan_tci(skb, &tci);
 	return lossless_prio_to_tc(&q->prio_map,
 				   lossless_packet_prio(tagged, tci, skb->priority));
+}
+
+/* The congestion point: mark an ECT packet CE with probability p(backlog). */
+static void lossless_mark(struct lossless_class *c, struct sk_buff *skb)
+{
+	u32 prob = lossless_mark_prob(&c->ecn, c->qstats.backlog);
+	int ds;
+
+	if (!prob || !lossless_mark_decide(prob, get_random_u32()))
+		return;
+	ds = lossless_dsfield(skb);
+	/* Only ECT(0) and ECT(1) become CE: never a non-ECT or CE packet. */
+	if (ds < 0 || !(ds & INET_ECN_MASK) || INET_ECN_is_ce(ds))
+		return;
+	if (INET_ECN_set_ce(skb))
+		c->ecn_marked++;
 }
 
 static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -68,55 +113,99 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct lossless_class *c = &q->classes[lossless_classify(q, sch, skb)];
 	unsigned int len = qdisc_pkt_len(skb);
 
-	if (unlikely(sch->qstats.backlog + len > q->buffer)) {
+	if (unlikely(c->limit && c->qstats.backlog + len > c->limit)) {
+		c->limit_drops++;
 		c->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+	if (unlikely(sch->qstats.backlog + len > q->buffer)) {
+		c->buffer_drops++;
+		c->qstats.drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	if (c->ecn.enabled)
+		lossless_mark(c, skb);
 
+	if (!c->q.qlen && c->quantum) {
+		c->deficit = c->quantum;
+		list_add_tail(&c->alist, &q->active);
+	}
 	__qdisc_enqueue_tail(skb, &c->q);
 	c->qstats.backlog += len;
+	if (c->qstats.backlog > c->peak_backlog)
+		c->peak_backlog = c->qstats.backlog;
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
 }
 
-/* The class served next: the highest non-empty traffic class. */
-static struct lossless_class *lossless_next_class(struct lossless_sched_data *q)
+/* Take the head packet of class @c off the queues. */
+static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c)
 {
+	struct sk_buff *skb = __qdisc_dequeue_head(&c->q);
+
+	c->qstats.backlog -= qdisc_pkt_len(skb);
+	if (!c->q.qlen && c->quantum)
+		list_del_init(&c->alist);
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	return skb;
+}
+
+/* The class to serve: strict ones from 7 down, then ETS by DRR. */
+static struct lossless_class *lossless_pick(struct lossless_sched_data *q)
+{
+	struct lossless_class *c;
 	int tc;
 
-	for (tc = TC_LOSSLESS_NUM_TC - 1; tc >= 0; tc--)
-		if (q->classes[tc].q.qlen)
-			return &q->classes[tc];
+	for (tc = TC_LOSSLESS_NUM_TC - 1; tc >= 0; tc--) {
+		c = &q->classes[tc];
+		if (c->q.qlen && !c->quantum)
+			return c;
+	}
+	while (!list_empty(&q->active)) {
+		c = list_first_entry(&q->active, struct lossless_class, alist);
+		if (qdisc_pkt_len(c->q.head) <= c->deficit) {
+			c->deficit -= qdisc_pkt_len(c->q.head);
+			return c;
+		}
+		c->deficit += c->quantum;
+		list_move_tail(&c->alist, &q->active);
+	}
 	return NULL;
 }
 
 static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct lossless_class *c = lossless_next_class(q);
+	struct lossless_class *c;
 	struct sk_buff *skb;
 
+	if (!sch->q.qlen)
+		return NULL;
+	if (q->shaper.rate) {
+		u64 now = ktime_get_ns();
+
+		lossless_shaper_refill(&q->shaper, now);
+		if (!lossless_shaper_may_send(&q->shaper)) {
+			q->throttled++;
+			qdisc_watchdog_schedule_ns(&q->watchdog,
+						   now + lossless_shaper_wait_ns(&q->shaper));
+			return NULL;
+		}
+	}
+	c = lossless_pick(q);
 	if (!c)
 		return NULL;
-	skb = __qdisc_dequeue_head(&c->q);
-	c->qstats.backlog -= qdisc_pkt_len(skb);
+	skb = lossless_class_pop(sch, c);
+	lossless_shaper_consume(&q->shaper, qdisc_pkt_len(skb));
 	bstats_update(&c->bstats, skb);
-	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
-	sch->q.qlen--;
 	return skb;
 }
 
-static struct sk_buff *lossless_peek(struct Qdisc *sch)
-{
-	struct lossless_class *c = lossless_next_class(qdisc_priv(sch));
-
-	return c ? c->q.head : NULL;
-}
-
 /* Drop from the lowest classes until the backlog fits in the buffer. */
-static void lossless_trim(struct Qdisc *sch)
+void lossless_trim(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	unsigned int pkts = 0, bytes = 0;
@@ -124,56 +213,32 @@ static void lossless_trim(struct Qdisc *sch)
 
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC && sch->qstats.backlog > q->buffer; tc++) {
 		struct lossless_class *c = &q->classes[tc];
-		struct sk_buff *skb;
 
-		while (sch->qstats.backlog > q->buffer &&
-		       (skb = __qdisc_dequeue_head(&c->q))) {
-			unsigned int len = qdisc_pkt_len(skb);
+		while (sch->qstats.backlog > q->buffer && c->q.qlen) {
+			struct sk_buff *skb = lossless_class_pop(sch, c);
 
-			c->qstats.backlog -= len;
+			c->buffer_drops++;
 			c->qstats.drops++;
-			qdisc_qstats_backlog_dec(sch, skb);
 			qdisc_qstats_drop(sch);
-			sch->q.qlen--;
 			pkts++;
-			bytes += len;
+			bytes += qdisc_pkt_len(skb);
 			rtnl_kfree_skbs(skb, skb);
 		}
 	}
 	qdisc_tree_reduce_backlog(sch, pkts, bytes);
 }
 
-static int lossless_validate(struct nlattr **tb, struct netlink_ext_ack *extack)
+/* Make class @c strict (@quantum 0) or ETS, keeping the active list right. */
+void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_class *c,
+				u32 quantum)
 {
-	struct nlattr *a = tb[TCA_LOSSLESS_BUFFER];
-
-	if (a && (!nla_get_u32(a) || nla_get_u32(a) > LOSSLESS_MAX_BUFFER)) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "buffer must be 1 byte to 1 GiB");
-		return -EINVAL;
+	if (c->quantum && c->q.qlen)
+		list_del_init(&c->alist);
+	c->quantum = quantum;
+	if (quantum && c->q.qlen) {
+		c->deficit = quantum;
+		list_add_tail(&c->alist, &q->active);
 	}
-	return 0;
-}
-
-static int lossless_change(struct Qdisc *sch, struct nlattr *opt,
-			   struct netlink_ext_ack *extack)
-{
-	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct nlattr *tb[TCA_LOSSLESS_MAX + 1];
-	int err;
-
-	err = nla_parse_nested(tb, TCA_LOSSLESS_MAX, opt, lossless_policy, extack);
-	if (err < 0)
-		return err;
-	err = lossless_validate(tb, extack);
-	if (err)
-		return err;
-
-	sch_tree_lock(sch);
-	if (tb[TCA_LOSSLESS_BUFFER])
-		q->buffer = nla_get_u32(tb[TCA_LOSSLESS_BUFFER]);
-	lossless_trim(sch);
-	sch_tree_unlock(sch);
-	return 0;
 }
 
 static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
@@ -182,11 +247,20 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	int tc;
 
-	/* The private area comes zeroed: the class queues are empty. */
-	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++)
-		gnet_stats_basic_sync_init(&q->classes[tc].bstats);
+	/* The private area comes zeroed: queues empty, all classes strict. */
+	INIT_LIST_HEAD(&q->active);
+	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
+		struct lossless_class *c = &q->classes[tc];
+
+		INIT_LIST_HEAD(&c->alist);
+		lossless_ecn_init(&c->ecn);
+		gnet_stats_basic_sync_init(&c->bstats);
+	}
+	q->trust = TC_LOSSLESS_TRUST_PCP;
 	lossless_prio_map_identity(&q->prio_map);
+	lossless_dscp_map_default(&q->dscp_map);
 	q->buffer = LOSSLESS_DEFAULT_BUFFER;
+	qdisc_watchdog_init(&q->watchdog, sch);
 
 	if (opt)
 		return lossless_change(sch, opt, extack);
@@ -199,26 +273,22 @@ static void lossless_reset(struct Qdisc *sch)
 	int tc;
 
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
-		__qdisc_reset_queue(&q->classes[tc].q);
-		q->classes[tc].qstats.backlog = 0;
+		struct lossless_class *c = &q->classes[tc];
+
+		__qdisc_reset_queue(&c->q);
+		c->qstats.backlog = 0;
+		list_del_init(&c->alist);
 	}
 	sch->qstats.backlog = 0;
 	sch->q.qlen = 0;
+	qdisc_watchdog_cancel(&q->watchdog);
 }
 
-static int lossless_dump(struct Qdisc *sch, struct sk_buff *skb)
+static void lossless_destroy(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct nlattr *opts;
 
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
-	if (!opts)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, TCA_LOSSLESS_BUFFER, q->buffer)) {
-		nla_nest_cancel(skb, opts);
-		return -EMSGSIZE;
-	}
-	return nla_nest_end(skb, opts);
+	qdisc_watchdog_cancel(&q->watchdog);
 }
 
 static struct Qdisc_ops lossless_qdisc_ops __read_mostly = {
@@ -227,11 +297,13 @@ static struct Qdisc_ops lossless_qdisc_ops __read_mostly = {
 	.priv_size	= sizeof(struct lossless_sched_data),
 	.enqueue	= lossless_enqueue,
 	.dequeue	= lossless_dequeue,
-	.peek		= lossless_peek,
+	.peek		= qdisc_peek_dequeued,
 	.init		= lossless_init,
 	.reset		= lossless_reset,
+	.destroy	= lossless_destroy,
 	.change		= lossless_change,
 	.dump		= lossless_dump,
+	.dump_stats	= lossless_dump_stats,
 	.owner		= THIS_MODULE,
 };
 MODULE_ALIAS_NET_SCH("lossless");
@@ -248,5 +320,5 @@ static void __exit lossless_module_exit(void)
 
 module_init(lossless_module_init);
 module_exit(lossless_module_exit);
-MODULE_DESCRIPTION("Lossless Ethernet port: 8 traffic classes, strict priority");
+MODULE_DESCRIPTION("Lossless Ethernet port: 8 traffic classes, strict and ETS, shaper, ECN");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_lossless: the qdisc's netlink options and statistics.
+ *
+ * change() parses and validates everything into a copy of the settings
+ * first; only a request that is valid as a whole is committed, under
+ * sch_tree_lock(). Every rejection names its option in the extack.
+ */
+#include <linux/kernel.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include "lossless.h"
+
+/*
+ * Types and lengths are checked by the policy; ranges and combinations in
+ * lossless_validate(), so that each rejection names its option.
+ */
+static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
+	[TCA_LOSSLESS_BUFFER]		= { .type = NLA_U32 },
+	[TCA_LOSSLESS_TRUST]		= { .type = NLA_U8 },
+	[TCA_LOSSLESS_PRIO_TC]		= { .type = NLA_BINARY },
+	[TCA_LOSSLESS_DSCP_PRIO]	= { .type = NLA_BINARY },
+	[TCA_LOSSLESS_RATE]		= { .type = NLA_U64 },
+	[TCA_LOSSLESS_BURST]		= { .type = NLA_U32 },
+	[TCA_LOSSLESS_NORATE]		= { .type = NLA_FLAG },
+};
+
+/* The settings change() may alter, validated as a whole before commit. */
+struct lossless_settings {
+	u32 buffer;
+	u8 trust;
+	struct lossless_prio_map prio_map;
+	struct lossless_dscp_map dscp_map;
+	u64 rate;
+	u32 burst;
+};
+
+/* A map attribute: exactly @n entries, each below 8. */
+static bool lossless_map_ok(const struct nlattr *a, int n)
+{
+	const u8 *v = nla_data(a);
+	int i;
+
+	if (nla_len(a) != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (v[i] >= 8)
+			return false;
+	return true;
+}
+
+static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossless_settings *s,
+			     struct netlink_ext_ack *extack)
+{
+	struct nlattr *a;
+
+	a = tb[TCA_LOSSLESS_BUFFER];
+	if (a) {
+		s->buffer = nla_get_u32(a);
+		if (!s->buffer || s->buffer > LOSSLESS_MAX_SIZE) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "buffer must be 1 byte to 1 GiB");
+			return -EINVAL;
+		}
+	}
+	a = tb[TCA_LOSSLESS_TRUST];
+	if (a) {
+		s->trust = nla_get_u8(a);
+		if (s->trust >= __TC_LOSSLESS_TRUST_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "trust must be pcp or dscp");
+			return -EINVAL;
+		}
+	}
+	a = tb[TCA_LOSSLESS_PRIO_TC];
+	if (a) {
+		if (!lossless_map_ok(a, TC_LOSSLESS_NUM_PRIO)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "prio-tc must map the 8 priorities to traffic classes 0 to 7");
+			return -EINVAL;
+		}
+		memcpy(s->prio_map.tc, nla_data(a), TC_LOSSLESS_NUM_PRIO);
+	}
+	a = tb[TCA_LOSSLESS_DSCP_PRIO];
+	if (a) {
+		if (!lossless_map_ok(a, TC_LOSSLESS_NUM_DSCP)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "dscp-prio must map the 64 DSCP values to priorities 0 to 7");
+			return -EINVAL;
+		}
+		memcpy(s->dscp_map.prio, nla_data(a), TC_LOSSLESS_NUM_DSCP);
+	}
+
+	if (tb[TCA_LOSSLESS_NORATE]) {
+		if (tb[TCA_LOSSLESS_RATE] || tb[TCA_LOSSLESS_BURST]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_NORATE],
+					    "norate excludes rate and burst");
+			return -EINVAL;
+		}
+		s->rate = 0;
+		s->burst = 0;
+	}
+	a = tb[TCA_LOSSLESS_RATE];
+	if (a) {
+		s->rate = nla_get_u64(a);
+		if (!s->rate || s->rate > LOSSLESS_MAX_RATE) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "rate must be 1 byte/s to 8.8 Tbit/s (norate removes the shaper)");
+			return -EINVAL;
+		}
+		if (!tb[TCA_LOSSLESS_BURST])
+			s->burst = lossless_shaper_default_burst(s->rate,
+								 psched_mtu(qdisc_dev(sch)));
+	}
+	a = tb[TCA_LOSSLESS_BURST];
+	if (a) {
+		if (!s->rate) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "burst needs a rate");
+			return -EINVAL;
+		}
+		s->burst = nla_get_u32(a);
+		if (!s->burst || s->burst > LOSSLESS_MAX_SIZE) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "burst must be 1 byte to 1 GiB");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ack *extack)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_LOSSLESS_MAX + 1];
+	struct lossless_settings s;
+	int err;
+
+	err = nla_parse_nested(tb, TCA_LOSSLESS_MAX, opt, lossless_policy, extack);
+	if (err < 0)
+		return err;
+
+	/* Start from the current settings (RTNL keeps them stable). */
+	s.buffer = q->buffer;
+	s.trust = q->trust;
+	s.prio_map = q->prio_map;
+	s.dscp_map = q->dscp_map;
+	s.rate = q->shaper.rate;
+	s.burst = q->shaper.burst;
+	err = lossless_validate(sch, tb, &s, extack);
+	if (err)
+		return err;
+
+	sch_tree_lock(sch);
+	q->buffer = s.buffer;
+	q->trust = s.trust;
+	q->prio_map = s.prio_map;
+	q->dscp_map = s.dscp_map;
+	if (s.rate != q->shaper.rate || s.burst != q->shaper.burst)
+		lossless_shaper_set(&q->shaper, s.rate, s.burst, ktime_get_ns());
+	lossless_trim(sch);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+int lossless_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_LOSSLESS_BUFFER, q->buffer) ||
+	    nla_put_u8(skb, TCA_LOSSLESS_TRUST, q->trust) ||
+	    nla_put(skb, TCA_LOSSLESS_PRIO_TC, sizeof(q->prio_map.tc), q->prio_map.tc) ||
+	    nla_put(skb, TCA_LOSSLESS_DSCP_PRIO, sizeof(q->dscp_map.prio), q->dscp_map.prio))
+		goto nla_put_failure;
+	if (q->shaper.rate &&
+	    (nla_put_u64_64bit(skb, TCA_LOSSLESS_RATE, q->shaper.rate, TCA_LOSSLESS_PAD) ||
+	     nla_put_u32(skb, TCA_LOSSLESS_BURST, q->shaper.burst)))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+/* The per-class statistics attributes, into the nest being built. */
+int lossless_put_class_stats(struct sk_buff *skb, const struct lossless_class *c, int tc)
+{
+	if (nla_put_u32(skb, TCA_LOSSLESS_STATS_TC, tc) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_ECN_MARKED, c->ecn_marked,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_STATS_PEAK_BACKLOG, c->peak_backlog) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_LIMIT_DROPS, c->limit_drops,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_BUFFER_DROPS, c->buffer_drops,
+			      TCA_LOSSLESS_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Nested TCA_STATS_APP: the port's counters and one nest per class. */
+int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct nlattr *stats, *nest;
+	int tc;
+
+	stats = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+	if (!stats)
+		return -1;
+	if (nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_THROTTLED, q->throttled,
+			      TCA_LOSSLESS_STATS_PAD))
+		goto nla_put_failure;
+	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
+		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);
+		if (!nest || lossless_put_class_stats(d->skb, &q->classes[tc], tc))
+			goto nla_put_failure;
+		nla_nest_end(d->skb, nest);
+	}
+	nla_nest_end(d->skb, stats);
+	return 0;
+
+nla_put_failure:
+	nla_nest_cancel(d->skb, stats);
+	return -1;
+}
