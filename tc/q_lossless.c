@@ -2,8 +2,10 @@
 /*
  * q_lossless.c		tc support for the "lossless" qdisc (sch_lossless).
  *
- * Eight traffic classes (classes 1..8 of the qdisc) served in strict
- * priority, sharing one buffer of "buffer" bytes.
+ * A lossless Ethernet port: eight traffic classes (classes 1..8 of the
+ * qdisc) sharing one buffer, chosen by VLAN PCP or DSCP through two maps,
+ * served strict priority or ETS, behind an optional port shaper, with
+ * per-class limits and ECN marking.
  *
  * Built out of tree (tc/Makefile here) it is a plug-in for the stock tc,
  * which loads q_lossless.so from TC_LIB_DIR; TC_LOSSLESS_PLUGIN is then
@@ -26,28 +28,180 @@
 #include "tc_util.h"
 #endif
 
+/* pmax is in millionths: this many make one percent */
+#define LOSSLESS_PMAX_PER_PERCENT	(TC_LOSSLESS_PMAX_SCALE / 100)
+
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... lossless [ buffer SIZE ]\n"
-		"  buffer  bytes shared by the %d traffic classes (kernel default if omitted)\n",
-		TC_LOSSLESS_NUM_TC);
+		"Usage: ... lossless [ buffer SIZE ] [ trust { pcp | dscp } ]\n"
+		"                    [ prio-tc PRIO:TC[,PRIO:TC...] ]\n"
+		"                    [ dscp-prio DSCP:PRIO[,DSCP:PRIO...] ]\n"
+		"                    [ rate RATE [ burst SIZE ] | norate ]\n"
+		"  buffer     bytes shared by the %d traffic classes\n"
+		"  trust      where the priority of a packet comes from: the VLAN PCP\n"
+		"             (else skb->priority), or the IPv4/IPv6 DSCP\n"
+		"  prio-tc    traffic class (0..%d) of priority PRIO (0..%d); a priority\n"
+		"             not listed goes to its own number\n"
+		"  dscp-prio  priority (0..%d) of DSCP (0..%d), used with \"trust dscp\";\n"
+		"             a DSCP not listed gets DSCP / 8\n"
+		"  rate       shape the port to RATE; burst: its bucket in bytes\n"
+		"  norate     remove the shaper\n"
+		"Options not given keep their value (on add: the kernel's default).\n",
+		TC_LOSSLESS_NUM_TC, TC_LOSSLESS_NUM_TC - 1,
+		TC_LOSSLESS_NUM_PRIO - 1, TC_LOSSLESS_NUM_PRIO - 1,
+		TC_LOSSLESS_NUM_DSCP - 1);
 }
 
 static void explain_class(void)
 {
 	fprintf(stderr,
-		"Usage: ... lossless\n"
-		"  the classes of lossless (1..%d) have no parameters\n",
+		"Usage: ... lossless [ strict | quantum BYTES ] [ limit SIZE ]\n"
+		"                    [ ecn [ kmin SIZE ] [ kmax SIZE ] [ pmax PERCENT ] | noecn ]\n"
+		"  strict   serve the class in strict priority (traffic class 7 first)\n"
+		"  quantum  serve it by deficit round robin (ETS) with this quantum\n"
+		"  limit    bytes the class may queue\n"
+		"  ecn      mark CE with probability 0 below kmin bytes queued, rising\n"
+		"           to pmax (0..100, up to 4 decimals) at kmax, 1 above kmax\n"
+		"  noecn    do not mark\n"
+		"The classes are 1..%d of the qdisc; options not given keep their value.\n",
 		TC_LOSSLESS_NUM_TC);
+}
+
+/* One of the two maps, "KEY:VALUE[,KEY:VALUE...]" on the command line */
+struct lossless_map {
+	const char *opt;	/* the option, as typed */
+	const char *key;	/* what the keys are */
+	const char *val;	/* what the values are */
+	unsigned int nkeys;
+	unsigned int nvals;
+};
+
+static const struct lossless_map lossless_prio_tc = {
+	.opt	= "prio-tc",
+	.key	= "PRIO",
+	.val	= "TC",
+	.nkeys	= TC_LOSSLESS_NUM_PRIO,
+	.nvals	= TC_LOSSLESS_NUM_TC,
+};
+
+static const struct lossless_map lossless_dscp_prio = {
+	.opt	= "dscp-prio",
+	.key	= "DSCP",
+	.val	= "PRIO",
+	.nkeys	= TC_LOSSLESS_NUM_DSCP,
+	.nvals	= TC_LOSSLESS_NUM_PRIO,
+};
+
+/* A decimal number below @limit from [@s, @end): digits only. */
+static int lossless_get_index(unsigned int *val, const char *s,
+			      const char *end, unsigned int limit)
+{
+	unsigned int v = 0;
+
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v >= limit)
+			return -1;
+	}
+	*val = v;
+	return 0;
+}
+
+/*
+ * Set map[KEY] = VALUE for each pair of @arg; keys not listed keep what
+ * @map holds. A bad or repeated pair exits through invarg(), naming the
+ * option and the pair.
+ */
+static int lossless_parse_map(const struct lossless_map *m, const char *arg,
+			      __u8 *map)
+{
+	bool seen[TC_LOSSLESS_NUM_DSCP] = {};
+	const char *p = arg;
+	char pair[64];
+	char msg[96];
+
+	for (;;) {
+		const char *end = strchr(p, ',') ? : p + strlen(p);
+		const char *colon = memchr(p, ':', end - p);
+		unsigned int key = 0, val = 0;
+
+		snprintf(pair, sizeof(pair), "%.*s", (int)(end - p), p);
+		if (!colon ||
+		    lossless_get_index(&key, p, colon, m->nkeys) ||
+		    lossless_get_index(&val, colon + 1, end, m->nvals)) {
+			snprintf(msg, sizeof(msg),
+				 "\"%s\" takes %s:%s pairs, %s 0..%u, %s 0..%u",
+				 m->opt, m->key, m->val, m->key, m->nkeys - 1,
+				 m->val, m->nvals - 1);
+			invarg(msg, pair);
+			return -1;
+		}
+		if (seen[key]) {
+			snprintf(msg, sizeof(msg), "\"%s\" lists %s %u twice",
+				 m->opt, m->key, key);
+			invarg(msg, pair);
+			return -1;
+		}
+		seen[key] = true;
+		map[key] = val;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+/*
+ * pmax: a percentage from 0 to 100 with up to 4 decimals, optionally
+ * followed by '%', into millionths (TC_LOSSLESS_PMAX_SCALE is 100%).
+ */
+static int lossless_get_pmax(__u32 *pmax, const char *str)
+{
+	unsigned int whole = 0, frac = 0, nwhole = 0, nfrac = 0;
+	const char *p = str;
+
+	for (; *p >= '0' && *p <= '9'; p++, nwhole++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > 100)
+			return -1;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (++nfrac > 4)
+				return -1;
+			frac = frac * 10 + (*p - '0');
+		}
+		if (!nfrac)
+			return -1;
+	}
+	if (*p == '%')
+		p++;
+	if (*p || (!nwhole && !nfrac))
+		return -1;
+	for (; nfrac < 4; nfrac++)
+		frac *= 10;
+
+	*pmax = whole * LOSSLESS_PMAX_PER_PERCENT + frac;
+	return *pmax > TC_LOSSLESS_PMAX_SCALE ? -1 : 0;
 }
 
 static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
-	bool have_buffer = false;
-	unsigned int buffer = 0;
+	bool have_buffer = false, have_trust = false, have_prio_tc = false;
+	bool have_dscp_prio = false, have_rate = false, have_burst = false;
+	__u8 dscp_prio[TC_LOSSLESS_NUM_DSCP];
+	__u8 prio_tc[TC_LOSSLESS_NUM_PRIO];
+	unsigned int buffer = 0, burst = 0;
+	bool norate = false;
 	struct rtattr *tail;
+	__u64 rate = 0;
+	__u8 trust = 0;
+	int i;
 
 	while (argc > 0) {
 		if (strcmp(*argv, "buffer") == 0) {
@@ -57,6 +211,59 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (get_size(&buffer, *argv))
 				invarg("invalid \"buffer\" size", *argv);
 			have_buffer = true;
+		} else if (strcmp(*argv, "trust") == 0) {
+			NEXT_ARG();
+			if (have_trust)
+				duparg("trust", *argv);
+			if (strcmp(*argv, "pcp") == 0)
+				trust = TC_LOSSLESS_TRUST_PCP;
+			else if (strcmp(*argv, "dscp") == 0)
+				trust = TC_LOSSLESS_TRUST_DSCP;
+			else
+				invarg("\"trust\" is \"pcp\" or \"dscp\"",
+				       *argv);
+			have_trust = true;
+		} else if (strcmp(*argv, "prio-tc") == 0) {
+			NEXT_ARG();
+			if (have_prio_tc)
+				duparg("prio-tc", *argv);
+			for (i = 0; i < TC_LOSSLESS_NUM_PRIO; i++)
+				prio_tc[i] = i;
+			if (lossless_parse_map(&lossless_prio_tc, *argv,
+					       prio_tc))
+				return -1;
+			have_prio_tc = true;
+		} else if (strcmp(*argv, "dscp-prio") == 0) {
+			NEXT_ARG();
+			if (have_dscp_prio)
+				duparg("dscp-prio", *argv);
+			for (i = 0; i < TC_LOSSLESS_NUM_DSCP; i++)
+				dscp_prio[i] = i / 8;
+			if (lossless_parse_map(&lossless_dscp_prio, *argv,
+					       dscp_prio))
+				return -1;
+			have_dscp_prio = true;
+		} else if (strcmp(*argv, "rate") == 0) {
+			NEXT_ARG();
+			if (have_rate)
+				duparg("rate", *argv);
+			if (strchr(*argv, '-') || get_rate64(&rate, *argv))
+				invarg("invalid \"rate\"", *argv);
+			if (!rate)
+				invarg("\"rate\" must be 8bit (1 byte/s) or more",
+				       *argv);
+			have_rate = true;
+		} else if (strcmp(*argv, "burst") == 0) {
+			NEXT_ARG();
+			if (have_burst)
+				duparg("burst", *argv);
+			if (get_size(&burst, *argv))
+				invarg("invalid \"burst\" size", *argv);
+			have_burst = true;
+		} else if (strcmp(*argv, "norate") == 0) {
+			if (norate)
+				duparg("norate", *argv);
+			norate = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -66,30 +273,119 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		argc--; argv++;
 	}
 
+	if (have_burst && !have_rate) {
+		fprintf(stderr, "\"burst\" needs \"rate\"\n");
+		return -1;
+	}
+	if (norate && have_rate) {
+		fprintf(stderr, "\"rate\" and \"norate\" exclude each other\n");
+		return -1;
+	}
+
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	if (have_buffer)
 		addattr32(n, 1024, TCA_LOSSLESS_BUFFER, buffer);
+	if (have_trust)
+		addattr8(n, 1024, TCA_LOSSLESS_TRUST, trust);
+	if (have_prio_tc)
+		addattr_l(n, 1024, TCA_LOSSLESS_PRIO_TC, prio_tc,
+			  sizeof(prio_tc));
+	if (have_dscp_prio)
+		addattr_l(n, 1024, TCA_LOSSLESS_DSCP_PRIO, dscp_prio,
+			  sizeof(dscp_prio));
+	if (have_rate)
+		addattr64(n, 1024, TCA_LOSSLESS_RATE, rate);
+	if (have_burst)
+		addattr32(n, 1024, TCA_LOSSLESS_BURST, burst);
+	if (norate)
+		addattr(n, 1024, TCA_LOSSLESS_NORATE);
 	addattr_nest_end(n, tail);
 
 	return 0;
 }
 
+/* Whether @rta is there and holds at least @len bytes */
+static bool lossless_has(struct rtattr *rta, size_t len)
+{
+	return rta && RTA_PAYLOAD(rta) >= len;
+}
+
+static const char * const lossless_trust_names[] = {
+	[TC_LOSSLESS_TRUST_PCP]		= "pcp",
+	[TC_LOSSLESS_TRUST_DSCP]	= "dscp",
+};
+
 static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 			      struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_LOSSLESS_MAX + 1];
-	__u32 buffer;
+	bool trust_dscp = false, listed = false;
+	enum output_type t;
+	__u8 *map;
+	__u8 trust;
+	int i;
 
 	if (!opt)
 		return 0;
 
 	parse_rtattr_nested(tb, TCA_LOSSLESS_MAX, opt);
 
-	if (tb[TCA_LOSSLESS_BUFFER] &&
-	    RTA_PAYLOAD(tb[TCA_LOSSLESS_BUFFER]) >= sizeof(__u32)) {
-		buffer = rta_getattr_u32(tb[TCA_LOSSLESS_BUFFER]);
-		print_size(PRINT_ANY, "buffer", "buffer %s ", buffer);
+	if (lossless_has(tb[TCA_LOSSLESS_BUFFER], sizeof(__u32)))
+		print_size(PRINT_ANY, "buffer", "buffer %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_BUFFER]));
+
+	if (lossless_has(tb[TCA_LOSSLESS_TRUST], sizeof(__u8))) {
+		trust = rta_getattr_u8(tb[TCA_LOSSLESS_TRUST]);
+		trust_dscp = trust == TC_LOSSLESS_TRUST_DSCP;
+		if (trust < __TC_LOSSLESS_TRUST_MAX)
+			print_string(PRINT_ANY, "trust", "trust %s ",
+				     lossless_trust_names[trust]);
+		else
+			print_uint(PRINT_ANY, "trust", "trust %u ", trust);
 	}
+
+	/* Text: "prio-tc 0:0,1:1,...", JSON: "prio_tc": [0,1,...] */
+	if (lossless_has(tb[TCA_LOSSLESS_PRIO_TC], TC_LOSSLESS_NUM_PRIO)) {
+		map = RTA_DATA(tb[TCA_LOSSLESS_PRIO_TC]);
+		open_json_array(PRINT_JSON, "prio_tc");
+		for (i = 0; i < TC_LOSSLESS_NUM_PRIO; i++) {
+			print_uint(PRINT_FP, NULL, i ? ",%u:" : "prio-tc %u:",
+				   i);
+			print_uint(PRINT_ANY, NULL, "%u", map[i]);
+		}
+		close_json_array(PRINT_JSON, NULL);
+		print_string(PRINT_FP, NULL, "%s", " ");
+	}
+
+	/*
+	 * JSON: all 64 entries. Text: only with trust dscp, and only the
+	 * entries that differ from the default DSCP / 8.
+	 */
+	if (lossless_has(tb[TCA_LOSSLESS_DSCP_PRIO], TC_LOSSLESS_NUM_DSCP)) {
+		map = RTA_DATA(tb[TCA_LOSSLESS_DSCP_PRIO]);
+		open_json_array(PRINT_JSON, "dscp_prio");
+		for (i = 0; i < TC_LOSSLESS_NUM_DSCP; i++) {
+			t = PRINT_JSON;
+			if (trust_dscp && map[i] != i / 8) {
+				print_uint(PRINT_FP, NULL,
+					   listed ? ",%u:" : "dscp-prio %u:",
+					   i);
+				listed = true;
+				t = PRINT_ANY;
+			}
+			print_uint(t, NULL, "%u", map[i]);
+		}
+		close_json_array(PRINT_JSON, NULL);
+		if (listed)
+			print_string(PRINT_FP, NULL, "%s", " ");
+	}
+
+	if (lossless_has(tb[TCA_LOSSLESS_RATE], sizeof(__u64)))
+		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
+			      rta_getattr_u64(tb[TCA_LOSSLESS_RATE]));
+	if (lossless_has(tb[TCA_LOSSLESS_BURST], sizeof(__u32)))
+		print_size(PRINT_ANY, "burst", "burst %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_BURST]));
 
 	return 0;
 }
@@ -98,21 +394,213 @@ static int lossless_parse_class_opt(struct qdisc_util *qu, int argc,
 				    char **argv, struct nlmsghdr *n,
 				    const char *dev)
 {
-	if (argc <= 0)
-		return 0;
+	bool strict = false, have_quantum = false, have_limit = false;
+	bool ecn = false, noecn = false;
+	bool have_kmin = false, have_kmax = false, have_pmax = false;
+	unsigned int quantum = 0, limit = 0, kmin = 0, kmax = 0;
+	struct rtattr *tail;
+	__u32 pmax = 0;
 
-	if (strcmp(*argv, "help") != 0)
+	while (argc > 0) {
+		if (strcmp(*argv, "strict") == 0) {
+			if (strict)
+				duparg("strict", *argv);
+			strict = true;
+		} else if (strcmp(*argv, "quantum") == 0) {
+			NEXT_ARG();
+			if (have_quantum)
+				duparg("quantum", *argv);
+			if (get_size(&quantum, *argv) || !quantum)
+				invarg("invalid \"quantum\": 1 byte or more",
+				       *argv);
+			have_quantum = true;
+		} else if (strcmp(*argv, "limit") == 0) {
+			NEXT_ARG();
+			if (have_limit)
+				duparg("limit", *argv);
+			if (get_size(&limit, *argv))
+				invarg("invalid \"limit\" size", *argv);
+			have_limit = true;
+		} else if (strcmp(*argv, "ecn") == 0) {
+			if (ecn)
+				duparg("ecn", *argv);
+			ecn = true;
+		} else if (strcmp(*argv, "noecn") == 0) {
+			if (noecn)
+				duparg("noecn", *argv);
+			noecn = true;
+		} else if (!ecn && (strcmp(*argv, "kmin") == 0 ||
+				    strcmp(*argv, "kmax") == 0 ||
+				    strcmp(*argv, "pmax") == 0)) {
+			fprintf(stderr, "\"%s\" is only valid after \"ecn\"\n",
+				*argv);
+			explain_class();
+			return -1;
+		} else if (strcmp(*argv, "kmin") == 0) {
+			NEXT_ARG();
+			if (have_kmin)
+				duparg("kmin", *argv);
+			if (get_size(&kmin, *argv))
+				invarg("invalid \"kmin\" size", *argv);
+			have_kmin = true;
+		} else if (strcmp(*argv, "kmax") == 0) {
+			NEXT_ARG();
+			if (have_kmax)
+				duparg("kmax", *argv);
+			if (get_size(&kmax, *argv))
+				invarg("invalid \"kmax\" size", *argv);
+			have_kmax = true;
+		} else if (strcmp(*argv, "pmax") == 0) {
+			NEXT_ARG();
+			if (have_pmax)
+				duparg("pmax", *argv);
+			if (lossless_get_pmax(&pmax, *argv))
+				invarg("\"pmax\" is a percentage, 0 to 100 with up to 4 decimals",
+				       *argv);
+			have_pmax = true;
+		} else {
+			if (strcmp(*argv, "help") != 0)
+				fprintf(stderr, "What is \"%s\"?\n", *argv);
+			explain_class();
+			return -1;
+		}
+		argc--; argv++;
+	}
+
+	if (strict && have_quantum) {
 		fprintf(stderr,
-			"What is \"%s\"? lossless classes have no parameters.\n",
-			*argv);
-	explain_class();
-	return -1;
+			"\"strict\" and \"quantum\" exclude each other\n");
+		return -1;
+	}
+	if (ecn && noecn) {
+		fprintf(stderr, "\"ecn\" and \"noecn\" exclude each other\n");
+		return -1;
+	}
+
+	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
+	if (strict)
+		addattr(n, 1024, TCA_LOSSLESS_CLASS_STRICT);
+	if (have_quantum)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_QUANTUM, quantum);
+	if (have_limit)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_LIMIT, limit);
+	if (ecn || noecn)
+		addattr8(n, 1024, TCA_LOSSLESS_CLASS_ECN, ecn);
+	if (have_kmin)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_KMIN, kmin);
+	if (have_kmax)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_KMAX, kmax);
+	if (have_pmax)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_PMAX, pmax);
+	addattr_nest_end(n, tail);
+
+	return 0;
 }
 
-/* The kernel dumps no class options yet; accept whatever comes, print none. */
 static int lossless_print_class_opt(struct qdisc_util *qu, FILE *f,
 				    struct rtattr *opt)
 {
+	struct rtattr *tb[TCA_LOSSLESS_CLASS_MAX + 1];
+	enum output_type t;
+	bool ecn = false;
+
+	if (!opt)
+		return 0;
+
+	parse_rtattr_nested(tb, TCA_LOSSLESS_CLASS_MAX, opt);
+
+	if (tb[TCA_LOSSLESS_CLASS_STRICT])
+		print_bool(PRINT_ANY, "strict", "strict ", true);
+	else if (lossless_has(tb[TCA_LOSSLESS_CLASS_QUANTUM], sizeof(__u32)))
+		print_uint(PRINT_ANY, "quantum", "quantum %u ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_QUANTUM]));
+
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_LIMIT], sizeof(__u32)))
+		print_size(PRINT_ANY, "limit", "limit %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_LIMIT]));
+
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_ECN], sizeof(__u8))) {
+		ecn = rta_getattr_u8(tb[TCA_LOSSLESS_CLASS_ECN]);
+		print_bool(PRINT_ANY, "ecn", ecn ? "ecn " : "noecn ", ecn);
+	}
+
+	/* The thresholds are dumped either way; text shows them with ecn. */
+	t = ecn ? PRINT_ANY : PRINT_JSON;
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_KMIN], sizeof(__u32)))
+		print_size(t, "kmin", "kmin %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_KMIN]));
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_KMAX], sizeof(__u32)))
+		print_size(t, "kmax", "kmax %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_KMAX]));
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_PMAX], sizeof(__u32)))
+		print_float(t, "pmax", "pmax %g%% ",
+			    (double)rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_PMAX]) /
+			    LOSSLESS_PMAX_PER_PERCENT);
+
+	return 0;
+}
+
+/* The counters of one traffic class, on the current line */
+static void lossless_print_tc_stats(struct rtattr *tb[])
+{
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_ECN_MARKED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "ecn_marked", " ecn_marked %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_ECN_MARKED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PEAK_BACKLOG], sizeof(__u32)))
+		print_size(PRINT_ANY, "peak_backlog", " peak_backlog %s",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_PEAK_BACKLOG]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_LIMIT_DROPS], sizeof(__u64)))
+		print_u64(PRINT_ANY, "limit_drops", " limit_drops %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_LIMIT_DROPS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_BUFFER_DROPS], sizeof(__u64)))
+		print_u64(PRINT_ANY, "buffer_drops", " buffer_drops %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_BUFFER_DROPS]));
+}
+
+/*
+ * @xstats is TCA_STATS_APP (or TCA_XSTATS). A class's holds its counters;
+ * the qdisc's holds the port's and one TCA_LOSSLESS_STATS_CLASS nest per
+ * traffic class: text, one line each; JSON, an array "classes".
+ */
+static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
+				 struct rtattr *xstats)
+{
+	struct rtattr *tb[TCA_LOSSLESS_STATS_MAX + 1];
+	struct rtattr *rta;
+	int len;
+
+	if (!xstats)
+		return 0;
+
+	parse_rtattr_nested(tb, TCA_LOSSLESS_STATS_MAX, xstats);
+
+	if (!tb[TCA_LOSSLESS_STATS_CLASS] && !tb[TCA_LOSSLESS_STATS_THROTTLED]) {
+		lossless_print_tc_stats(tb);
+		return 0;
+	}
+
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_THROTTLED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "throttled", " throttled %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_THROTTLED]));
+
+	/* parse_rtattr_nested() keeps only the first of repeated nests. */
+	open_json_array(PRINT_JSON, "classes");
+	len = RTA_PAYLOAD(xstats);
+	for (rta = RTA_DATA(xstats); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
+		if ((rta->rta_type & NLA_TYPE_MASK) != TCA_LOSSLESS_STATS_CLASS)
+			continue;
+		parse_rtattr_nested(tb, TCA_LOSSLESS_STATS_MAX, rta);
+		print_nl();
+		open_json_object(NULL);
+		print_string(PRINT_FP, NULL, "%s", " ");
+		if (lossless_has(tb[TCA_LOSSLESS_STATS_TC], sizeof(__u32)))
+			print_uint(PRINT_ANY, "tc", " tc %u",
+				   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_TC]));
+		lossless_print_tc_stats(tb);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+
 	return 0;
 }
 
@@ -120,6 +608,7 @@ struct qdisc_util lossless_qdisc_util = {
 	.id		= "lossless",
 	.parse_qopt	= lossless_parse_opt,
 	.print_qopt	= lossless_print_opt,
+	.print_xstats	= lossless_print_xstats,
 	.parse_copt	= lossless_parse_class_opt,
 	.print_copt	= lossless_print_class_opt,
 };

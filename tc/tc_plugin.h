@@ -18,7 +18,9 @@
 #define _TC_PLUGIN_H_
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <linux/types.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -51,6 +53,7 @@ void incomplete_command(void);
 void invarg(const char *msg, const char *arg);
 void duparg(const char *key, const char *arg);
 int get_size(unsigned int *size, const char *str);
+int get_rate64(__u64 *rate, const char *str);
 
 /* Step to the value of an option; exits through tc if there is none. */
 #define NEXT_ARG()					\
@@ -61,7 +64,12 @@ int get_size(unsigned int *size, const char *str);
 	} while (0)
 
 /* Netlink attributes (lib/libnetlink.c) */
+int addattr(struct nlmsghdr *n, int maxlen, int type);
+int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
 int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
+int addattr64(struct nlmsghdr *n, int maxlen, int type, __u64 data);
+int addattr_l(struct nlmsghdr *n, int maxlen, int type,
+	      const void *data, int alen);
 struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
 int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
 int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,
@@ -75,9 +83,23 @@ static inline int parse_rtattr_nested(struct rtattr *tb[], int max,
 				  NLA_F_NESTED);
 }
 
+static inline __u8 rta_getattr_u8(const struct rtattr *rta)
+{
+	return *(__u8 *)RTA_DATA(rta);
+}
+
 static inline __u32 rta_getattr_u32(const struct rtattr *rta)
 {
 	return *(__u32 *)RTA_DATA(rta);
+}
+
+/* A u64 attribute may be only 4-byte aligned: copy it out. */
+static inline __u64 rta_getattr_u64(const struct rtattr *rta)
+{
+	__u64 v;
+
+	memcpy(&v, RTA_DATA(rta), sizeof(v));
+	return v;
 }
 
 /* Output, plain or JSON (lib/json_print.c, lib/json_print_math.c) */
@@ -92,14 +114,79 @@ enum color_attr {
 	COLOR_NONE = 6,
 };
 
-/* JSON: the raw number under @key; text: @fmt with "4Mb"-style size. */
+/*
+ * Each prints @v under @key in JSON (@key NULL: as an array element), or
+ * with printf format @fmt as text, whichever tc was asked for (@t).
+ */
+int print_color_string(enum output_type t, enum color_attr color,
+		       const char *key, const char *fmt, const char *v);
+int print_color_uint(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, unsigned int v);
+int print_color_u64(enum output_type t, enum color_attr color,
+		    const char *key, const char *fmt, uint64_t v);
+/* JSON true/false; text @fmt as is (it gets "true" or "false" as %s). */
+int print_color_bool(enum output_type t, enum color_attr color,
+		     const char *key, const char *fmt, bool v);
+/* JSON: %g. */
+int print_color_float(enum output_type t, enum color_attr color,
+		      const char *key, const char *fmt, double v);
+/* JSON: the raw number; text: @fmt with a "4Mb"-style size as %s. */
 int print_color_size(enum output_type t, enum color_attr color,
 		     const char *key, const char *fmt, __u32 sz);
+
+static inline int print_string(enum output_type t, const char *key,
+			       const char *fmt, const char *v)
+{
+	return print_color_string(t, COLOR_NONE, key, fmt, v);
+}
+
+static inline int print_uint(enum output_type t, const char *key,
+			     const char *fmt, unsigned int v)
+{
+	return print_color_uint(t, COLOR_NONE, key, fmt, v);
+}
+
+static inline int print_u64(enum output_type t, const char *key,
+			    const char *fmt, uint64_t v)
+{
+	return print_color_u64(t, COLOR_NONE, key, fmt, v);
+}
+
+static inline int print_bool(enum output_type t, const char *key,
+			     const char *fmt, bool v)
+{
+	return print_color_bool(t, COLOR_NONE, key, fmt, v);
+}
+
+static inline int print_float(enum output_type t, const char *key,
+			      const char *fmt, double v)
+{
+	return print_color_float(t, COLOR_NONE, key, fmt, v);
+}
 
 static inline int print_size(enum output_type t, const char *key,
 			     const char *fmt, __u32 sz)
 {
 	return print_color_size(t, COLOR_NONE, key, fmt, sz);
 }
+
+/*
+ * JSON nesting: @key names the object or array (NULL inside an array). The
+ * array calls print their string as text with PRINT_FP or PRINT_ANY; this
+ * plug-in passes PRINT_JSON, so text output gets nothing from them.
+ */
+void open_json_object(const char *key);
+void close_json_object(void);
+void open_json_array(enum output_type t, const char *key);
+void close_json_array(enum output_type t, const char *delim);
+/* A line break in text output (the "\\" of tc -oneline); none in JSON. */
+void print_nl(void);
+
+/*
+ * tc/tc_util.c: a rate in bytes per second; JSON: the number, text: @fmt
+ * with bits per second ("100Mbit"; "Mibit" units with tc -iec) as %s.
+ */
+void tc_print_rate(enum output_type t, const char *key, const char *fmt,
+		   unsigned long long rate);
 
 #endif /* _TC_PLUGIN_H_ */
