@@ -162,6 +162,62 @@ class_stat() {
 	ip netns exec "$1" tc -s class show dev "$2" classid "$3" | tc_stats_field "$4"
 }
 
+# The project's traffic tools (selftests/tools, built by make).
+TOOLS=$LOSSLESS_TOP/selftests/tools
+
+# json FILE EXPR: a value from a JSON file, EXPR a Python expression on d.
+json() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+		"$1" "$2" || echo -1
+}
+
+# sink_start NS OUT [udpsink options]: udpsink in NS, its JSON into OUT;
+# returns once the socket is bound. sink_wait waits for it to finish.
+sink_start() {
+	local ns=$1 out=$2 ready i
+	shift 2
+	ready=$(mktemp -u "${TMPDIR:-/tmp}/sink-ready.XXXXXX")
+	ip netns exec "$ns" "$TOOLS/udpsink" --ready "$ready" "$@" > "$out" &
+	SINK_PID=$!
+	for i in $(seq 100); do
+		[ -e "$ready" ] && break
+		sleep 0.1
+	done
+	rm -f "$ready"
+}
+
+sink_wait() {
+	wait "$SINK_PID"
+}
+
+# xstat NS DEV TC FIELD: a per-class counter of the lossless root qdisc of
+# DEV from its statistics (tc -s -j qdisc show: every class is listed there,
+# since iproute2 6.1 prints no JSON for classes).
+xstat() {
+	ip netns exec "$1" tc -s -j qdisc show dev "$2" root | python3 -c '
+import json, sys
+def find(o):
+    if isinstance(o, dict):
+        if "classes" in o:
+            return o["classes"]
+        for v in o.values():
+            r = find(v)
+            if r is not None:
+                return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None:
+                return r
+classes = find(json.load(sys.stdin))
+print([c for c in classes if c["tc"] == int(sys.argv[1])][0][sys.argv[2]])' "$3" "$4" || echo -1
+}
+
+# within VALUE EXPECTED TOLERANCE: |VALUE - EXPECTED| <= TOLERANCE (floats)
+within() {
+	python3 -c 'import sys; v, e, t = map(float, sys.argv[1:]); sys.exit(abs(v - e) > t)' "$@"
+}
+
 # udp_send NS DST PORT COUNT [PRIORITY [TOS]]: COUNT UDP datagrams of 100
 # bytes, each with SO_PRIORITY and IP TOS set when given.
 udp_send() {
@@ -169,8 +225,9 @@ udp_send() {
 import socket, sys
 dst, port, count, prio, tos = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 0), int(sys.argv[5], 0)
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
+# IP_TOS also sets the socket's priority: set SO_PRIORITY after it.
 s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
 for i in range(count):
     s.sendto(i.to_bytes(4, "big") + bytes(96), (dst, port))
 PY

@@ -90,4 +90,42 @@ PY
 expect_class 1:4 "$before" 50
 log_test "in-frame VLAN tag PCP 3 -> class 1:4"
 
+# trust dscp: the DSCP picks the priority, DSCP / 8 by default; the VLAN
+# tag's PCP and skb->priority no longer count for IP packets.
+ip netns exec "$h1" tc qdisc change dev v1 root handle 1: lossless trust dscp
+check_err $? "tc qdisc change ... trust dscp failed"
+log_test "trust dscp"
+
+for case in "0x00 0 1:1" "0xb8 0 1:6" "0x68 0 1:4" "0x6a 5 1:4" "0xc0 2 1:7" "0x23 0 1:2"; do
+	set -- $case
+	before=$(class_stat "$h1" v1 "$3" packets)
+	udp_send "$h1" 192.0.2.2 9 50 "$2" "$1"
+	expect_class "$3" "$before" 50
+	log_test "trust dscp: TOS $1 (DSCP $(($1 >> 2))), skb->priority $2 -> class $3"
+done
+
+before=$(class_stat "$h1" v1 1:2 packets)
+udp_send "$h1" 198.51.100.2 9 50 5 0x20
+expect_class 1:2 "$before" 50
+log_test "trust dscp: VLAN PCP 6 tag ignored, DSCP 8 -> class 1:2"
+
+# A DSCP map and a priority map: DSCP 46 -> priority 3 -> traffic class 5.
+ip netns exec "$h1" tc qdisc change dev v1 root handle 1: lossless trust dscp \
+	dscp-prio 46:3 prio-tc 3:5
+check_err $? "setting the maps failed"
+before=$(class_stat "$h1" v1 1:6 packets)
+udp_send "$h1" 192.0.2.2 9 50 0 0xb8
+expect_class 1:6 "$before" 50
+before=$(class_stat "$h1" v1 1:5 packets)
+udp_send "$h1" 192.0.2.2 9 50 0 0x88
+expect_class 1:5 "$before" 50
+log_test "dscp-prio 46:3 prio-tc 3:5: DSCP 46 -> class 1:6, DSCP 34 -> 1:5"
+
+# Back to trust pcp with the priority map: PCP 3 -> traffic class 5.
+ip netns exec "$h1" tc qdisc change dev v1 root handle 1: lossless trust pcp
+before=$(class_stat "$h1" v1 1:6 packets)
+udp_send "$h1" 198.51.100.2 9 50 0 0xb8
+expect_class 1:6 "$before" 50
+log_test "trust pcp, prio-tc 3:5: VLAN PCP 3 -> class 1:6"
+
 exit $EXIT_STATUS

@@ -10,12 +10,14 @@ entry is a command string, or a list of a command and the exit codes it may
 have (tdc's convention); a bare command must succeed. Optional:
 "matchJSON": true checks that verifyCmd's output parses as JSON.
 
-Every command runs in a fresh network namespace holding one dummy device;
-$TC and $DEV1 are replaced by the tc command and that device's name.
+Every command runs in the runner's own network namespace, with a fresh
+dummy device for each case; $TC and $DEV1 are replaced by the tc command
+and that device's name.
 Output is TAP; the exit status is 1 if a case failed.
 
     tdc.py FILE.json [ID...]
 """
+import ctypes
 import json
 import os
 import re
@@ -23,12 +25,23 @@ import subprocess
 import sys
 
 DEV1 = "dummy1"
+CLONE_NEWNET = 0x40000000
+
+
+def enter_netns(ns):
+    """Move this process (and so every command it runs) into netns ns."""
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(f"/run/netns/{ns}", os.O_RDONLY)
+    if libc.setns(fd, CLONE_NEWNET) != 0:
+        sys.exit(f"tdc: setns: {os.strerror(ctypes.get_errno())}")
+    os.close(fd)
 
 
 def run(ns, cmd, timeout=30):
     cmd = cmd.replace("$TC", "tc").replace("$DEV1", DEV1)
-    p = subprocess.run(["ip", "netns", "exec", ns, "sh", "-c", cmd],
-                       capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(cmd, shell=True, capture_output=True, text=True,
+                       timeout=timeout)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -75,16 +88,15 @@ def main():
     print("TAP version 13")
     print(f"1..{len(cases)}")
     failed = 0
+    ns = f"tdc-{os.getpid()}"
+    enter_netns(ns)
     for i, case in enumerate(cases, 1):
-        ns = f"tdc-{os.getpid()}-{i}"
-        subprocess.run(["ip", "netns", "add", ns], check=True)
         try:
-            run(ns, f"ip link add {DEV1} type dummy && ip link set {DEV1} up")
-            err = run_case(case, ns)
+            rc, out = run(ns, f"ip link del {DEV1} 2>/dev/null; ip link add {DEV1} "
+                          f"type dummy && ip link set {DEV1} up")
+            err = f"creating {DEV1} failed: {out}" if rc else run_case(case, ns)
         except subprocess.TimeoutExpired as e:
             err = f"timed out: {e.cmd}"
-        finally:
-            subprocess.run(["ip", "netns", "del", ns])
         if err:
             failed += 1
             print(f"not ok {i} - {case['id']}: {case['name']}")
@@ -92,6 +104,7 @@ def main():
                 print(f"#   {line}")
         else:
             print(f"ok {i} - {case['id']}: {case['name']}")
+    subprocess.run(["ip", "netns", "del", ns])
     return 1 if failed else 0
 
 
