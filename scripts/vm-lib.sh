@@ -69,7 +69,7 @@ vm_qemu() {
 		-machine pc,accel=tcg -cpu max -m "$mem" -smp "$smp" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/$name.console" \
-		-kernel "$img/vmlinuz" -initrd "$img/initrd.gz" \
+		-kernel "$img/vmlinuz" -initrd "$("$vm_top/scripts/vm-image" --initrd)" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 lossless.out=$out lossless.guest=$out/guest-$name.sh" \
 		-fsdev "local,id=root,path=/,security_model=none,readonly=on" \
 		-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
