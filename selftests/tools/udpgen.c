@@ -41,7 +41,8 @@
  *   {"sent":N,"bytes":N,"seconds":F,"rate_bps":F,"retries":N}
  * where bytes counts as above and rate_bps = bytes * 8 / seconds, seconds
  * from the first send to the end of the last one. Errors go to stderr and
- * make the exit status 1.
+ * make the exit status 1 (2 for bad options); a send error other than the
+ * ones above ends the run, and the JSON line still reports what was sent.
  */
 
 #define _GNU_SOURCE
@@ -383,6 +384,7 @@ int main(int argc, char **argv)
 	__s64 start, deadline = 0, end, due, now;
 	socklen_t dstlen;
 	double secs;
+	bool failed = false;
 	char out[256];
 	int fd, len, r;
 
@@ -485,10 +487,11 @@ int main(int argc, char **argv)
 				continue;
 			}
 			perror("udpgen: sendmmsg");
-			return 1;
+			failed = true;
+			break;
 		}
 		sent += i;
-		if (i < n)
+		if (i < n || failed)
 			break;
 	}
 	end = now_ns();
@@ -501,11 +504,11 @@ int main(int argc, char **argv)
 		       retries);
 	if (write(STDOUT_FILENO, out, len) != len) {
 		perror("udpgen: write");
-		return 1;
+		failed = true;
 	}
 	close(fd);
 	free(msgs);
 	free(iovs);
 	free(bufs);
-	return 0;
+	return failed;
 }

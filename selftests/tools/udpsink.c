@@ -29,6 +29,9 @@
  *   {"flows":[{"flow":ID, ...}, ...], "total":{...}, "foreign":N,
  *    "socket_drops":N}
  *
+ * also when nothing arrived (no flows, total packets 0) and after a
+ * receive error (exit status 1; bad options: 2, no JSON; else 0).
+ *
  * Per flow (and summed or merged in "total"):
  *   packets, bytes   every datagram received, duplicates included; bytes
  *                    count (payload + 8 + 20|40 + 14) per datagram, as
@@ -729,7 +732,7 @@ int main(int argc, char **argv)
 	struct stats total = { 0 };
 	struct strbuf sb = { 0 };
 	struct flow **flows;
-	bool warned = false;
+	bool warned = false, failed = false;
 	struct sigaction sa;
 	__u32 drops = 0;
 	size_t nbins = 0, n, i;
@@ -778,7 +781,8 @@ int main(int argc, char **argv)
 		t = now_ns();
 		if (r < 0 && errno != EAGAIN && errno != EINTR) {
 			perror("udpsink: recvmmsg");
-			return 1;
+			failed = true;
+			break;
 		}
 		for (i = 0; i < (size_t)(r > 0 ? r : 0); i++) {
 			struct msghdr *mh = &msgs[i].msg_hdr;
@@ -870,7 +874,7 @@ int main(int argc, char **argv)
 	sb_printf(&sb, "},\"foreign\":%llu,\"socket_drops\":%u}\n", foreign,
 		  drops);
 
-	r = 0;
+	r = failed;
 	if (o.series && write_series(o.series, flows, n, nbins))
 		r = 1;
 	if (write_all(STDOUT_FILENO, sb.s, sb.len)) {
