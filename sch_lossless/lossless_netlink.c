@@ -6,7 +6,9 @@
  * first; only a request that is valid as a whole is committed, under
  * sch_tree_lock(). Every rejection names its option in the extack.
  */
+#include <linux/ethtool.h>
 #include <linux/kernel.h>
+#include <linux/netdevice.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
@@ -24,7 +26,11 @@ static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
 	[TCA_LOSSLESS_RATE]		= { .type = NLA_U64 },
 	[TCA_LOSSLESS_BURST]		= { .type = NLA_U32 },
 	[TCA_LOSSLESS_NORATE]		= { .type = NLA_FLAG },
+	[TCA_LOSSLESS_PFC]		= { .type = NLA_U8 },
+	[TCA_LOSSLESS_SPEED]		= { .type = NLA_U64 },
 };
+
+#define LOSSLESS_DEFAULT_SPEED	(10000000000ULL / 8)	/* bytes/s: 10 Gbit/s */
 
 /* The settings change() may alter, validated as a whole before commit. */
 struct lossless_settings {
@@ -34,6 +40,8 @@ struct lossless_settings {
 	struct lossless_dscp_map dscp_map;
 	u64 rate;
 	u32 burst;
+	u8 pfc_enable;
+	u64 speed_cfg;
 };
 
 /* A map attribute: exactly @n entries, each below 8. */
@@ -111,6 +119,17 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 			s->burst = lossless_shaper_default_burst(s->rate,
 								 psched_mtu(qdisc_dev(sch)));
 	}
+	if (tb[TCA_LOSSLESS_PFC])
+		s->pfc_enable = nla_get_u8(tb[TCA_LOSSLESS_PFC]);
+	a = tb[TCA_LOSSLESS_SPEED];
+	if (a) {
+		s->speed_cfg = nla_get_u64(a);
+		if (s->speed_cfg > LOSSLESS_MAX_RATE) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "speed must be at most 8.8 Tbit/s (0: automatic)");
+			return -EINVAL;
+		}
+	}
 	a = tb[TCA_LOSSLESS_BURST];
 	if (a) {
 		if (!s->rate) {
@@ -126,16 +145,36 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 	return 0;
 }
 
+/*
+ * The link speed pause times are counted in: as set, else the shaper's
+ * rate, else the device's speed, else 10 Gbit/s. Under RTNL.
+ */
+static u64 lossless_speed(struct Qdisc *sch, const struct lossless_settings *s)
+{
+	struct ethtool_link_ksettings ks;
+
+	if (s->speed_cfg)
+		return s->speed_cfg;
+	if (s->rate)
+		return s->rate;
+	if (!__ethtool_get_link_ksettings(qdisc_dev(sch), &ks) &&
+	    ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN)
+		return (u64)ks.base.speed * 1000000 / 8;
+	return LOSSLESS_DEFAULT_SPEED;
+}
+
 int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ack *extack)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct nlattr *tb[TCA_LOSSLESS_MAX + 1];
+	struct nlattr *tb[TCA_LOSSLESS_MAX + 1] = {};
 	struct lossless_settings s;
 	int err;
 
-	err = nla_parse_nested(tb, TCA_LOSSLESS_MAX, opt, lossless_policy, extack);
-	if (err < 0)
-		return err;
+	if (opt) {
+		err = nla_parse_nested(tb, TCA_LOSSLESS_MAX, opt, lossless_policy, extack);
+		if (err < 0)
+			return err;
+	}
 
 	/* Start from the current settings (RTNL keeps them stable). */
 	s.buffer = q->buffer;
@@ -144,6 +183,8 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	s.dscp_map = q->dscp_map;
 	s.rate = q->shaper.rate;
 	s.burst = q->shaper.burst;
+	s.pfc_enable = q->pfc_enable;
+	s.speed_cfg = q->speed_cfg;
 	err = lossless_validate(sch, tb, &s, extack);
 	if (err)
 		return err;
@@ -155,6 +196,9 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	q->dscp_map = s.dscp_map;
 	if (s.rate != q->shaper.rate || s.burst != q->shaper.burst)
 		lossless_shaper_set(&q->shaper, s.rate, s.burst, ktime_get_ns());
+	q->pfc_enable = s.pfc_enable;
+	q->speed_cfg = s.speed_cfg;
+	q->speed = lossless_speed(sch, &s);
 	lossless_trim(sch);
 	sch_tree_unlock(sch);
 	return 0;
@@ -177,6 +221,9 @@ int lossless_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    (nla_put_u64_64bit(skb, TCA_LOSSLESS_RATE, q->shaper.rate, TCA_LOSSLESS_PAD) ||
 	     nla_put_u32(skb, TCA_LOSSLESS_BURST, q->shaper.burst)))
 		goto nla_put_failure;
+	if (nla_put_u8(skb, TCA_LOSSLESS_PFC, q->pfc_enable) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_SPEED, q->speed_cfg, TCA_LOSSLESS_PAD))
+		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
 nla_put_failure:
@@ -185,8 +232,10 @@ nla_put_failure:
 }
 
 /* The per-class statistics attributes, into the nest being built. */
-int lossless_put_class_stats(struct sk_buff *skb, const struct lossless_class *c, int tc)
+int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q, int tc)
 {
+	const struct lossless_class *c = &q->classes[tc];
+
 	if (nla_put_u32(skb, TCA_LOSSLESS_STATS_TC, tc) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_ECN_MARKED, c->ecn_marked,
 			      TCA_LOSSLESS_STATS_PAD) ||
@@ -194,6 +243,10 @@ int lossless_put_class_stats(struct sk_buff *skb, const struct lossless_class *c
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_LIMIT_DROPS, c->limit_drops,
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_BUFFER_DROPS, c->buffer_drops,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PFC_RX, atomic64_read(&q->pfc_rx[tc]),
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PAUSE_US, lossless_pause_us(q, tc),
 			      TCA_LOSSLESS_STATS_PAD))
 		return -EMSGSIZE;
 	return 0;
@@ -210,11 +263,15 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	if (!stats)
 		return -1;
 	if (nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_THROTTLED, q->throttled,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_PFC_RX_BAD,
+			      atomic64_read(&q->pfc_rx_bad), TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_SPEED, q->speed,
 			      TCA_LOSSLESS_STATS_PAD))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);
-		if (!nest || lossless_put_class_stats(d->skb, &q->classes[tc], tc))
+		if (!nest || lossless_put_class_stats(d->skb, q, tc))
 			goto nla_put_failure;
 		nla_nest_end(d->skb, nest);
 	}

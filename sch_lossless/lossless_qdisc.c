@@ -152,19 +152,31 @@ static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_cla
 	return skb;
 }
 
-/* The class to serve: strict ones from 7 down, then ETS by DRR. */
-static struct lossless_class *lossless_pick(struct lossless_sched_data *q)
+/*
+ * The class to serve: strict ones from 7 down, then ETS by DRR; a class
+ * the peer paused (bit set in @paused) is passed over and keeps its place
+ * and deficit.
+ */
+static struct lossless_class *lossless_pick(struct lossless_sched_data *q, u8 paused)
 {
-	struct lossless_class *c;
+	struct lossless_class *c, *first_paused = NULL;
 	int tc;
 
 	for (tc = TC_LOSSLESS_NUM_TC - 1; tc >= 0; tc--) {
 		c = &q->classes[tc];
-		if (c->q.qlen && !c->quantum)
+		if (c->q.qlen && !c->quantum && !(paused & BIT(tc)))
 			return c;
 	}
 	while (!list_empty(&q->active)) {
 		c = list_first_entry(&q->active, struct lossless_class, alist);
+		if (paused & BIT(c - q->classes)) {
+			if (c == first_paused)
+				return NULL;	/* every active class is paused */
+			if (!first_paused)
+				first_paused = c;
+			list_move_tail(&c->alist, &q->active);
+			continue;
+		}
 		if (qdisc_pkt_len(c->q.head) <= c->deficit) {
 			c->deficit -= qdisc_pkt_len(c->q.head);
 			return c;
@@ -178,14 +190,16 @@ static struct lossless_class *lossless_pick(struct lossless_sched_data *q)
 static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
+	u64 now = 0, next = U64_MAX;
 	struct lossless_class *c;
 	struct sk_buff *skb;
+	u8 paused = 0;
 
 	if (!sch->q.qlen)
 		return NULL;
+	if (q->shaper.rate || q->pfc_enable)
+		now = ktime_get_ns();
 	if (q->shaper.rate) {
-		u64 now = ktime_get_ns();
-
 		lossless_shaper_refill(&q->shaper, now);
 		if (!lossless_shaper_may_send(&q->shaper)) {
 			q->throttled++;
@@ -194,9 +208,15 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 			return NULL;
 		}
 	}
-	c = lossless_pick(q);
-	if (!c)
+	if (q->pfc_enable)
+		paused = lossless_paused_classes(q, now, &next);
+	c = lossless_pick(q, paused);
+	if (!c) {
+		/* all that is queued is paused: look again when a pause ends */
+		if (next != U64_MAX)
+			qdisc_watchdog_schedule_ns(&q->watchdog, next);
 		return NULL;
+	}
 	skb = lossless_class_pop(sch, c);
 	lossless_shaper_consume(&q->shaper, qdisc_pkt_len(skb));
 	bstats_update(&c->bstats, skb);
@@ -245,7 +265,7 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 			 struct netlink_ext_ack *extack)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
-	int tc;
+	int tc, err;
 
 	/* The private area comes zeroed: queues empty, all classes strict. */
 	INIT_LIST_HEAD(&q->active);
@@ -260,11 +280,15 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 	lossless_prio_map_identity(&q->prio_map);
 	lossless_dscp_map_default(&q->dscp_map);
 	q->buffer = LOSSLESS_DEFAULT_BUFFER;
+	spin_lock_init(&q->pfc_lock);
 	qdisc_watchdog_init(&q->watchdog, sch);
+	err = lossless_pfc_rx_init(sch);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot hook the device's ingress for PFC frames");
+		return err;
+	}
 
-	if (opt)
-		return lossless_change(sch, opt, extack);
-	return 0;
+	return lossless_change(sch, opt, extack);
 }
 
 static void lossless_reset(struct Qdisc *sch)
@@ -288,6 +312,7 @@ static void lossless_destroy(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 
+	lossless_pfc_rx_destroy(sch);
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 

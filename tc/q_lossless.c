@@ -38,6 +38,7 @@ static void explain(void)
 		"                    [ prio-tc PRIO:TC[,PRIO:TC...] ]\n"
 		"                    [ dscp-prio DSCP:PRIO[,DSCP:PRIO...] ]\n"
 		"                    [ rate RATE [ burst SIZE ] | norate ]\n"
+		"                    [ pfc PRIO[,PRIO...] | pfc none ] [ speed RATE ]\n"
 		"  buffer     bytes shared by the %d traffic classes\n"
 		"  trust      where the priority of a packet comes from: the VLAN PCP\n"
 		"             (else skb->priority), or the IPv4/IPv6 DSCP\n"
@@ -47,6 +48,10 @@ static void explain(void)
 		"             a DSCP not listed gets DSCP / 8\n"
 		"  rate       shape the port to RATE; burst: its bucket in bytes\n"
 		"  norate     remove the shaper\n"
+		"  pfc        the lossless priorities: PFC frames received pause\n"
+		"             them (none: no priority is)\n"
+		"  speed      link speed for pause times (0: the shaper's rate,\n"
+		"             else the device's speed)\n"
 		"Options not given keep their value (on add: the kernel's default).\n",
 		TC_LOSSLESS_NUM_TC, TC_LOSSLESS_NUM_TC - 1,
 		TC_LOSSLESS_NUM_PRIO - 1, TC_LOSSLESS_NUM_PRIO - 1,
@@ -189,6 +194,26 @@ static int lossless_get_pmax(__u32 *pmax, const char *str)
 	return *pmax > TC_LOSSLESS_PMAX_SCALE ? -1 : 0;
 }
 
+/* "none", or priorities 0..7 separated by commas, each once: a bitmap */
+static int lossless_parse_prio_list(const char *arg, __u8 *bits)
+{
+	const char *p = arg;
+
+	*bits = 0;
+	if (strcmp(arg, "none") == 0)
+		return 0;
+	for (;;) {
+		if (*p < '0' || *p > '7' || (*bits & (1 << (*p - '0'))))
+			return -1;
+		*bits |= 1 << (*p - '0');
+		p++;
+		if (!*p)
+			return 0;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
 static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
@@ -197,10 +222,11 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	__u8 dscp_prio[TC_LOSSLESS_NUM_DSCP];
 	__u8 prio_tc[TC_LOSSLESS_NUM_PRIO];
 	unsigned int buffer = 0, burst = 0;
+	bool have_pfc = false, have_speed = false;
 	bool norate = false;
 	struct rtattr *tail;
-	__u64 rate = 0;
-	__u8 trust = 0;
+	__u64 rate = 0, speed = 0;
+	__u8 trust = 0, pfc = 0;
 	int i;
 
 	while (argc > 0) {
@@ -264,6 +290,21 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (norate)
 				duparg("norate", *argv);
 			norate = true;
+		} else if (strcmp(*argv, "pfc") == 0) {
+			NEXT_ARG();
+			if (have_pfc)
+				duparg("pfc", *argv);
+			if (lossless_parse_prio_list(*argv, &pfc))
+				invarg("\"pfc\" takes PRIO[,PRIO...] (0..7, each once) or \"none\"",
+				       *argv);
+			have_pfc = true;
+		} else if (strcmp(*argv, "speed") == 0) {
+			NEXT_ARG();
+			if (have_speed)
+				duparg("speed", *argv);
+			if (strcmp(*argv, "0") && (strchr(*argv, '-') || get_rate64(&speed, *argv)))
+				invarg("invalid \"speed\"", *argv);
+			have_speed = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -299,6 +340,10 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_LOSSLESS_BURST, burst);
 	if (norate)
 		addattr(n, 1024, TCA_LOSSLESS_NORATE);
+	if (have_pfc)
+		addattr8(n, 1024, TCA_LOSSLESS_PFC, pfc);
+	if (have_speed)
+		addattr64(n, 1024, TCA_LOSSLESS_SPEED, speed);
 	addattr_nest_end(n, tail);
 
 	return 0;
@@ -314,6 +359,25 @@ static const char * const lossless_trust_names[] = {
 	[TC_LOSSLESS_TRUST_PCP]		= "pcp",
 	[TC_LOSSLESS_TRUST_DSCP]	= "dscp",
 };
+
+/* "pfc 3,4" or "pfc none"; JSON: an array of the priorities */
+static void lossless_print_pfc(__u8 bits)
+{
+	bool first = true;
+	int p;
+
+	print_string(PRINT_FP, NULL, "%s", "pfc ");
+	open_json_array(PRINT_JSON, "pfc");
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
+		if (!(bits & (1 << p)))
+			continue;
+		print_string(PRINT_FP, NULL, "%s", first ? "" : ",");
+		print_uint(PRINT_ANY, NULL, "%u", p);
+		first = false;
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "%s", first ? "none " : " ");
+}
 
 static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 			      struct rtattr *opt)
@@ -386,6 +450,12 @@ static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_BURST], sizeof(__u32)))
 		print_size(PRINT_ANY, "burst", "burst %s ",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_BURST]));
+	if (lossless_has(tb[TCA_LOSSLESS_PFC], sizeof(__u8)))
+		lossless_print_pfc(rta_getattr_u8(tb[TCA_LOSSLESS_PFC]));
+	if (lossless_has(tb[TCA_LOSSLESS_SPEED], sizeof(__u64)) &&
+	    rta_getattr_u64(tb[TCA_LOSSLESS_SPEED]))
+		tc_print_rate(PRINT_ANY, "speed", "speed %s ",
+			      rta_getattr_u64(tb[TCA_LOSSLESS_SPEED]));
 
 	return 0;
 }
@@ -555,6 +625,12 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_BUFFER_DROPS], sizeof(__u64)))
 		print_u64(PRINT_ANY, "buffer_drops", " buffer_drops %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_BUFFER_DROPS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PFC_RX], sizeof(__u64)))
+		print_u64(PRINT_ANY, "pfc_rx", " pfc_rx %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PFC_RX]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PAUSE_US], sizeof(__u64)))
+		print_u64(PRINT_ANY, "pause_us", " pause_us %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PAUSE_US]));
 }
 
 /*
@@ -582,6 +658,12 @@ static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_THROTTLED], sizeof(__u64)))
 		print_u64(PRINT_ANY, "throttled", " throttled %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_THROTTLED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PFC_RX_BAD], sizeof(__u64)))
+		print_u64(PRINT_ANY, "pfc_rx_bad", " pfc_rx_bad %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PFC_RX_BAD]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_SPEED], sizeof(__u64)))
+		tc_print_rate(PRINT_ANY, "speed", " speed %s",
+			      rta_getattr_u64(tb[TCA_LOSSLESS_STATS_SPEED]));
 
 	/* parse_rtattr_nested() keeps only the first of repeated nests. */
 	open_json_array(PRINT_JSON, "classes");

@@ -34,6 +34,10 @@ enum {
 	TCA_LOSSLESS_BURST,	/* u32, shaper bucket in bytes */
 	TCA_LOSSLESS_NORATE,	/* flag: remove the port shaper */
 	TCA_LOSSLESS_PAD,
+	TCA_LOSSLESS_PFC,	/* u8, bit n: priority n is lossless (PFC) */
+	TCA_LOSSLESS_SPEED,	/* u64, link speed in bytes per second for pause
+				 * times; 0: the shaper's rate, else the device's
+				 */
 	__TCA_LOSSLESS_MAX
 };
 
@@ -69,6 +73,10 @@ enum {
 	TCA_LOSSLESS_STATS_BUFFER_DROPS,/* u64, packets dropped, shared buffer full */
 	TCA_LOSSLESS_STATS_THROTTLED,	/* u64, times the shaper held the port (qdisc only) */
 	TCA_LOSSLESS_STATS_PAD,
+	TCA_LOSSLESS_STATS_PFC_RX,	/* u64, PFC frames that paused or resumed the class */
+	TCA_LOSSLESS_STATS_PAUSE_US,	/* u64, time the peer kept the class paused */
+	TCA_LOSSLESS_STATS_PFC_RX_BAD,	/* u64, malformed or 802.3x PAUSE frames (qdisc only) */
+	TCA_LOSSLESS_STATS_SPEED,	/* u64, bytes/s used for pause times (qdisc only) */
 	__TCA_LOSSLESS_STATS_MAX
 };
 
