@@ -11,7 +11,7 @@
  * Control frames are never forwarded.
  *
  * Locking: the hook runs in softirq context, maybe on several CPUs at
- * once; pfc_lock serialises it. The dequeue path reads paused_until[]
+ * once; pfc_lock serialises it. The dequeue path reads pause[].until
  * locklessly (READ_ONCE, a u64 on 64-bit machines) under the qdisc's root
  * lock; a pause that starts as the dequeue looks lets one more packet go,
  * as on a real link where a frame is already being sent.
@@ -38,7 +38,8 @@ static void lossless_pause_account(struct lossless_sched_data *q, int p, u64 now
 static void lossless_pfc_apply(struct lossless_sched_data *q, const struct lossless_pfc *pfc)
 {
 	u64 now = ktime_get_ns(), bps = q->speed * 8;
-	int p;
+	u8 classes = 0;
+	int p, tc;
 
 	spin_lock(&q->pfc_lock);
 	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
@@ -51,9 +52,13 @@ static void lossless_pfc_apply(struct lossless_sched_data *q, const struct lossl
 			WRITE_ONCE(ps->until, now + lossless_pfc_quanta_to_ns(pfc->quanta[p], bps));
 		else
 			WRITE_ONCE(ps->until, now);
-		atomic64_inc(&q->pfc_rx[q->prio_map.tc[p]]);
+		classes |= BIT(q->prio_map.tc[p]);
 	}
 	spin_unlock(&q->pfc_lock);
+	/* a frame counts once for each class it paused or resumed */
+	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++)
+		if (classes & BIT(tc))
+			atomic64_inc(&q->pfc_rx[tc]);
 }
 
 static unsigned int lossless_pfc_hook(void *priv, struct sk_buff *skb,
