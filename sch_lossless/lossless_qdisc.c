@@ -154,8 +154,8 @@ static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_cla
 
 /*
  * The class to serve: strict ones from 7 down, then ETS by DRR; a class
- * the peer paused (bit set in @paused) is passed over and keeps its place
- * and deficit.
+ * the peer paused (bit set in @paused) is passed over: an ETS one goes to
+ * the tail of the round with its deficit unchanged.
  */
 static struct lossless_class *lossless_pick(struct lossless_sched_data *q, u8 paused)
 {

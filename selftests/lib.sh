@@ -72,6 +72,19 @@ veth_connect() {
 	ip -n "$3" link set "$4" up
 }
 
+# two_hosts: namespaces $h1 and $h2 joined by a veth pair v1 -- v2,
+# 192.0.2.1 and 192.0.2.2/24, no IPv6 and static neighbours both ways, so
+# that no neighbour discovery packet lands in a count.
+two_hosts() {
+	ns_create h1 h2
+	ns_no_ipv6 "$h1" "$h2"
+	veth_connect "$h1" v1 "$h2" v2
+	ip -n "$h1" addr add 192.0.2.1/24 dev v1
+	ip -n "$h2" addr add 192.0.2.2/24 dev v2
+	ip -n "$h1" neigh add 192.0.2.2 lladdr "$(link_mac "$h2" v2)" dev v1
+	ip -n "$h2" neigh add 192.0.2.1 lladdr "$(link_mac "$h1" v1)" dev v2
+}
+
 # link_mac NS DEV: the device's MAC address.
 link_mac() {
 	ip -n "$1" -j link show "$2" |

@@ -16,13 +16,7 @@ require_cmd python3
 out=$(mktemp -d)
 CLEANUP_HOOKS+=("rm -rf $out")
 
-ns_create h1 h2
-ns_no_ipv6 "$h1" "$h2"
-veth_connect "$h1" v1 "$h2" v2
-ip -n "$h1" addr add 192.0.2.1/24 dev v1
-ip -n "$h2" addr add 192.0.2.2/24 dev v2
-ip -n "$h1" neigh add 192.0.2.2 lladdr "$(link_mac "$h2" v2)" dev v1
-ip -n "$h2" neigh add 192.0.2.1 lladdr "$(link_mac "$h1" v1)" dev v2
+two_hosts
 
 # flood NAME: 3 s at 40 Mbit/s into the 20 Mbit/s port, class 1:1
 flood() {

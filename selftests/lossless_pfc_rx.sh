@@ -18,13 +18,7 @@
 require_cmd python3
 [ -x "$TOOLS/udpgen" ] || skip "selftests/tools are not built (make)"
 
-ns_create h1 h2
-ns_no_ipv6 "$h1" "$h2"
-veth_connect "$h1" v1 "$h2" v2
-ip -n "$h1" addr add 192.0.2.1/24 dev v1
-ip -n "$h2" addr add 192.0.2.2/24 dev v2
-ip -n "$h1" neigh add 192.0.2.2 lladdr "$(link_mac "$h2" v2)" dev v1
-ip -n "$h2" neigh add 192.0.2.1 lladdr "$(link_mac "$h1" v1)" dev v2
+two_hosts
 PFC="ip netns exec $h2 python3 $TOOLS/pfc_send.py v2"
 
 ip netns exec "$h1" tc qdisc add dev v1 root handle 1: lossless rate 20mbit pfc 3

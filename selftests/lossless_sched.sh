@@ -20,13 +20,7 @@ require_cmd python3
 out=$(mktemp -d)
 CLEANUP_HOOKS+=("rm -rf $out")
 
-ns_create h1 h2
-ns_no_ipv6 "$h1" "$h2"
-veth_connect "$h1" v1 "$h2" v2
-ip -n "$h1" addr add 192.0.2.1/24 dev v1
-ip -n "$h2" addr add 192.0.2.2/24 dev v2
-ip -n "$h1" neigh add 192.0.2.2 lladdr "$(link_mac "$h2" v2)" dev v1
-ip -n "$h2" neigh add 192.0.2.1 lladdr "$(link_mac "$h1" v1)" dev v2
+two_hosts
 
 # run: both flows for 7 s, flow 1 at priority 0 (class 1:1), flow 2 at
 # priority 1 (class 1:2); prints class 1:1's share of the bytes the port

@@ -19,13 +19,7 @@ require_cmd python3
 out=$(mktemp -d)
 CLEANUP_HOOKS+=("rm -rf $out")
 
-ns_create h1 h2
-ns_no_ipv6 "$h1" "$h2"
-veth_connect "$h1" v1 "$h2" v2
-ip -n "$h1" addr add 192.0.2.1/24 dev v1
-ip -n "$h2" addr add 192.0.2.2/24 dev v2
-ip -n "$h1" neigh add 192.0.2.2 lladdr "$(link_mac "$h2" v2)" dev v1
-ip -n "$h2" neigh add 192.0.2.1 lladdr "$(link_mac "$h1" v1)" dev v2
+two_hosts
 
 # measure NAME RATE: 5 s of 1514-byte frames offered at RATE (0: as fast as
 # possible); prints the rate received, in bit/s of frame bytes, between the
