@@ -178,6 +178,21 @@ class_stat() {
 # The project's traffic tools (selftests/tools, built by make).
 TOOLS=$LOSSLESS_TOP/selftests/tools
 
+# require_tools TOOL...: skip unless these selftests/tools are built
+require_tools() {
+	local t
+	require_cmd python3
+	for t in "$@"; do
+		[ -x "$TOOLS/$t" ] || skip "selftests/tools are not built (make)"
+	done
+}
+
+# scratch_dir: a directory for the test's files in $out, removed on exit
+scratch_dir() {
+	out=$(mktemp -d)
+	CLEANUP_HOOKS+=("rm -rf $out")
+}
+
 # json FILE EXPR: a value from a JSON file, EXPR a Python expression on d.
 json() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \

@@ -10,11 +10,9 @@
 #   ns h2: udpsink
 
 . "$(dirname "$0")/lib.sh"
-require_cmd python3
-[ -x "$TOOLS/udpgen" ] && [ -x "$TOOLS/udpsink" ] || skip "selftests/tools are not built (make)"
+require_tools udpgen udpsink
 
-out=$(mktemp -d)
-CLEANUP_HOOKS+=("rm -rf $out")
+scratch_dir
 
 two_hosts
 

@@ -19,13 +19,11 @@
 # checksums are right.
 
 . "$(dirname "$0")/lib.sh"
-require_cmd python3
-[ -x "$TOOLS/udpgen" ] && [ -x "$TOOLS/udpsink" ] || skip "selftests/tools are not built (make)"
+require_tools udpgen udpsink
 
 PAYLOAD=1472		# 1514-byte frames on IPv4
 FRAME=1514
-out=$(mktemp -d)
-CLEANUP_HOOKS+=("rm -rf $out")
+scratch_dir
 
 ns_create h1 h2
 ns_no_ipv6 "$h1" "$h2"

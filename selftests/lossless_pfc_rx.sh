@@ -15,8 +15,7 @@
 #   +-------------------------------+        +-------------------------+
 
 . "$(dirname "$0")/lib.sh"
-require_cmd python3
-[ -x "$TOOLS/udpgen" ] || skip "selftests/tools are not built (make)"
+require_tools udpgen
 
 two_hosts
 PFC="ip netns exec $h2 python3 $TOOLS/pfc_send.py v2"

@@ -14,11 +14,8 @@
 # from the classes' byte counters over 3 s in the middle of the run.
 
 . "$(dirname "$0")/lib.sh"
-require_cmd python3
-[ -x "$TOOLS/udpgen" ] && [ -x "$TOOLS/udpsink" ] || skip "selftests/tools are not built (make)"
+require_tools udpgen
 
-out=$(mktemp -d)
-CLEANUP_HOOKS+=("rm -rf $out")
 
 two_hosts
 
