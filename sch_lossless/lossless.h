@@ -6,7 +6,10 @@
 #define _SCH_LOSSLESS_H
 
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/list.h>
+#include <linux/refcount.h>
 #include <linux/netfilter.h>
 #include <linux/spinlock.h>
 #include <net/sch_generic.h>
@@ -20,6 +23,10 @@
 
 #define LOSSLESS_DEFAULT_BUFFER	(4U << 20)	/* bytes */
 #define LOSSLESS_MAX_SIZE	LOSSLESS_MAX_BURST	/* bytes: buffer, limit, kmax, burst */
+#define LOSSLESS_DEFAULT_XOFF	(64U << 10)	/* bytes */
+#define LOSSLESS_DEFAULT_XON	(32U << 10)	/* bytes */
+#define LOSSLESS_MAX_RESPONSE	NSEC_PER_SEC	/* ns */
+#define LOSSLESS_CTL_LIMIT	64	/* MAC Control frames queued at most */
 
 /*
  * One traffic class: a FIFO, its configuration and its counters. Written
@@ -36,6 +43,9 @@ struct lossless_class {
 	u32 quantum;			/* bytes; 0: strict priority */
 	u32 limit;			/* bytes; 0: only the shared buffer */
 	struct lossless_ecn ecn;
+	u32 xoff;			/* bytes in from this port: XOFF above */
+	u32 xon;			/* bytes: XON at or below */
+	u32 headroom;			/* bytes above xoff; 0: auto */
 
 	/* statistics */
 	struct gnet_stats_basic_sync bstats;	/* packets and bytes sent */
@@ -53,6 +63,42 @@ struct lossless_pause {
 	u64 total_ns;	/* time paused, up to start */
 };
 
+/* One priority of an ingress port (lossless_port.c), under port->lock */
+struct lossless_port_prio {
+	u32 bytes;		/* queued anywhere, charged to this port */
+	u32 xoff, xon, headroom;	/* bytes, from the port's class */
+	u32 peak_headroom;	/* bytes, most ever above xoff */
+	u64 xoff_sent;		/* XOFF frames, refreshes included */
+	u64 xon_sent;
+	u64 headroom_drops;
+};
+
+/* An ingress port: the qdisc of a device, seen from other qdiscs */
+struct lossless_port {
+	struct hlist_node node;		/* in the table of ports: RTNL, RCU */
+	struct rcu_head rcu;
+	refcount_t ref;			/* the owner's, and one per charged skb */
+	possible_net_t net;
+	int ifindex;
+	struct hrtimer timer;		/* the refresh is due: schedules tx */
+	struct tasklet_struct tx;	/* sends XOFF, XON and refreshes */
+
+	spinlock_t lock;		/* all below */
+	struct net_device *dev;		/* NULL once the owner is gone */
+	u8 pfc_enable;			/* lossless priorities */
+	u8 xoff;			/* congested: over xoff, not yet down to xon */
+	u8 told;			/* paused, as the last frame told the peer */
+	u64 refresh_at;			/* ns: send the XOFFs again */
+	u64 speed_bps;
+	struct lossless_port_prio prio[LOSSLESS_PFC_NUM_PRIO];
+};
+
+/* The port's counters of one traffic class */
+struct lossless_port_stats {
+	u64 xoff_sent, xon_sent, headroom_drops;
+	u32 peak_headroom, bytes;
+};
+
 struct lossless_sched_data {
 	/* read-mostly: set by init/change under sch_tree_lock */
 	u8 trust;			/* enum tc_lossless_trust */
@@ -62,9 +108,15 @@ struct lossless_sched_data {
 	u8 pfc_enable;			/* bit n: priority n is lossless */
 	u64 speed_cfg;			/* bytes/s as set; 0: automatic */
 	u64 speed;			/* bytes/s used for pause times */
+	u32 cable;			/* m, headroom auto */
+	u32 mtu_cfg;			/* bytes as set; 0: the device's */
+	u32 mtu;			/* bytes, headroom auto */
+	u32 response;			/* ns the peer takes to stop; 0: IEEE's */
+	u32 auto_headroom;		/* bytes, headroom auto */
 
 	/* read-write on every packet */
 	struct lossless_shaper shaper;
+	struct qdisc_skb_head ctl;	/* MAC Control frames: first out, never paused */
 	struct list_head active;	/* ETS classes with packets, DRR order */
 	struct lossless_class classes[TC_LOSSLESS_NUM_TC];
 
@@ -79,7 +131,25 @@ struct lossless_sched_data {
 	u64 throttled;			/* times the shaper held the port */
 	struct nf_hook_ops pfc_hook;	/* PFC frames in */
 	struct net *pfc_net;		/* where pfc_hook is registered */
+	struct lossless_port *port;	/* this device as an ingress port */
 };
+
+/* What a queued packet carries in its qdisc control block */
+struct lossless_skb_cb {
+	struct lossless_port *port;	/* charged to; NULL: not charged */
+	u8 prio;
+};
+
+static inline struct lossless_skb_cb *lossless_skb_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct lossless_skb_cb));
+	return (struct lossless_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+static inline void lossless_skb_uncharged(struct sk_buff *skb)
+{
+	lossless_skb_cb(skb)->port = NULL;
+}
 
 static inline struct lossless_class *lossless_class_of(struct Qdisc *sch, unsigned long cl)
 {
@@ -97,6 +167,15 @@ int lossless_pfc_rx_init(struct Qdisc *sch);
 void lossless_pfc_rx_destroy(struct Qdisc *sch);
 u8 lossless_paused_classes(struct lossless_sched_data *q, u64 now, u64 *next);
 u64 lossless_pause_us(struct lossless_sched_data *q, int tc);
+
+/* lossless_port.c */
+int lossless_port_attach(struct Qdisc *sch);
+void lossless_port_detach(struct Qdisc *sch);
+void lossless_port_configure(struct Qdisc *sch);
+int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio);
+void lossless_port_release(struct sk_buff *skb);
+void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
+			    struct lossless_port_stats *st);
 
 /* lossless_netlink.c */
 int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ack *extack);

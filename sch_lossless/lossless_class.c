@@ -20,6 +20,9 @@ static const struct nla_policy lossless_class_policy[TCA_LOSSLESS_CLASS_MAX + 1]
 	[TCA_LOSSLESS_CLASS_KMIN]	= { .type = NLA_U32 },
 	[TCA_LOSSLESS_CLASS_KMAX]	= { .type = NLA_U32 },
 	[TCA_LOSSLESS_CLASS_PMAX]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_CLASS_XOFF]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_CLASS_XON]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_CLASS_HEADROOM]	= { .type = NLA_U32 },
 };
 
 /* Class handles are traffic class + 1, so that 0 stays "no class". */
@@ -53,7 +56,7 @@ static int lossless_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct nlattr *tb[TCA_LOSSLESS_CLASS_MAX + 1];
 	struct lossless_class *c;
 	struct lossless_ecn ecn;
-	u32 quantum, limit;
+	u32 quantum, limit, xoff, xon, headroom;
 	int err;
 
 	if (!*arg) {
@@ -72,6 +75,9 @@ static int lossless_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	quantum = c->quantum;
 	limit = c->limit;
 	ecn = c->ecn;
+	xoff = c->xoff;
+	xon = c->xon;
+	headroom = c->headroom;
 	if (tb[TCA_LOSSLESS_CLASS_STRICT] && tb[TCA_LOSSLESS_CLASS_QUANTUM]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_CLASS_QUANTUM],
 				    "strict and quantum exclude each other");
@@ -127,11 +133,45 @@ static int lossless_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 		return -EINVAL;
 	}
 
+	if (tb[TCA_LOSSLESS_CLASS_XOFF]) {
+		xoff = nla_get_u32(tb[TCA_LOSSLESS_CLASS_XOFF]);
+		if (!lossless_size_ok(xoff)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_CLASS_XOFF],
+					    "xoff must be 1 byte to 1 GiB");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_LOSSLESS_CLASS_XON])
+		xon = nla_get_u32(tb[TCA_LOSSLESS_CLASS_XON]);
+	if (xon > xoff) {
+		struct nlattr *a = tb[TCA_LOSSLESS_CLASS_XON] ?: tb[TCA_LOSSLESS_CLASS_XOFF];
+
+		NL_SET_ERR_MSG_ATTR(extack, a, "xon must not exceed xoff");
+		return -EINVAL;
+	}
+	if (tb[TCA_LOSSLESS_CLASS_HEADROOM]) {
+		headroom = nla_get_u32(tb[TCA_LOSSLESS_CLASS_HEADROOM]);
+		if (headroom && headroom < q->mtu) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_CLASS_HEADROOM],
+					    "headroom must hold at least one MTU (see the qdisc's mtu)");
+			return -EINVAL;
+		}
+		if (headroom > LOSSLESS_MAX_SIZE) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_CLASS_HEADROOM],
+					    "headroom must be at most 1 GiB (0: auto)");
+			return -EINVAL;
+		}
+	}
+
 	sch_tree_lock(sch);
 	if (quantum != c->quantum)
 		lossless_class_set_quantum(q, c, quantum);
 	c->limit = limit;
 	c->ecn = ecn;
+	c->xoff = xoff;
+	c->xon = xon;
+	c->headroom = headroom;
+	lossless_port_configure(sch);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -168,7 +208,10 @@ static int lossless_class_dump(struct Qdisc *sch, unsigned long cl,
 	if (nla_put_u8(skb, TCA_LOSSLESS_CLASS_ECN, c->ecn.enabled) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_KMIN, c->ecn.kmin) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_KMAX, c->ecn.kmax) ||
-	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_PMAX, c->ecn.pmax))
+	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_PMAX, c->ecn.pmax) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_XOFF, c->xoff) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_XON, c->xon) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_CLASS_HEADROOM, c->headroom))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -153,13 +153,16 @@ int lossless_headroom_calc(const struct lossless_headroom_params *p,
 	return 0;
 }
 
-int lossless_headroom_soft(u32 speed, u32 cable, u32 mtu, struct lossless_headroom *hr)
+int lossless_headroom_soft(u32 speed, u32 cable, u32 mtu, u16 peer_quanta,
+			   struct lossless_headroom *hr)
 {
 	const struct lossless_headroom_params p = {
 		.speed = speed,
 		.cable = cable,
 		.port_mtu = mtu,
 		.lossless_mtu = mtu,
+		.peer_quanta = peer_quanta,
+		.mac_phy_delay = LOSSLESS_HEADROOM_PAUSE_FRAME,
 		.cell_size = 1,
 	};
 

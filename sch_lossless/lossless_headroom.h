@@ -119,20 +119,29 @@ u16 lossless_headroom_peer_quanta(u32 speed);
 int lossless_headroom_calc(const struct lossless_headroom_params *p,
 			   struct lossless_headroom *hr);
 
+/* The pause frame on the wire: 64 bytes with its FCS, without preamble */
+#define LOSSLESS_HEADROOM_PAUSE_FRAME	64	/* bytes */
+
 /*
  * lossless_headroom_soft() - the headroom of a software port
  * @speed: Mbit/s
  * @cable: m (0 for a veth or another virtual link)
  * @mtu: bytes, the largest frame as the queue counts it (for a qdisc the
  *	 skb->len of a full packet: dev->mtu + dev->hard_header_len)
+ * @peer_quanta: the peer's response time in pause quanta; 0: IEEE 802.3's
+ *	 for @speed (lossless_headroom_peer_quanta())
  * @hr: the result
  *
  * A byte-counted buffer (cell 1, occupancy 1, small packets cost nothing
- * extra) with the port and lossless MTU equal, no gearbox and no MAC/PHY
- * delay beyond the peer's response. No xon: the queue counts each packet
- * when it is enqueued, so no bytes sit in a pipeline ahead of the count,
- * and size = xoff.
+ * extra) with the port and lossless MTU equal and no gearbox. The MAC/PHY
+ * delay is the pause frame itself: the peer sends for as long as the XOFF
+ * takes to be sent. No xon: the queue counts each packet when it is
+ * enqueued, so no bytes sit in a pipeline ahead of the count, and
+ * size = xoff:
+ *
+ *   xoff = ceil((2 x mtu + cable x speed / 792 + 64 + quanta x 64) / 1024) x 1024
  */
-int lossless_headroom_soft(u32 speed, u32 cable, u32 mtu, struct lossless_headroom *hr);
+int lossless_headroom_soft(u32 speed, u32 cable, u32 mtu, u16 peer_quanta,
+			   struct lossless_headroom *hr);
 
 #endif /* _SCH_LOSSLESS_HEADROOM_H */

@@ -101,13 +101,13 @@ static void lossless_headroom_cell1_test(struct kunit *test)
 {
 	struct lossless_headroom_params p = {
 		.speed = 10000, .cable = 100, .port_mtu = 1514, .lossless_mtu = 1514,
-		.cell_size = 1,
+		.mac_phy_delay = LOSSLESS_HEADROOM_PAUSE_FRAME, .cell_size = 1,
 	};
 	struct lossless_headroom hr, soft;
 	u32 sp;
 
 	/* a byte-counted buffer: the small-packet percentage changes nothing */
-	KUNIT_ASSERT_EQ(test, lossless_headroom_soft(10000, 100, 1514, &soft), 0);
+	KUNIT_ASSERT_EQ(test, lossless_headroom_soft(10000, 100, 1514, 0, &soft), 0);
 	KUNIT_EXPECT_EQ(test, soft.xoff, 9216U);
 	for (sp = 0; sp <= 100; sp += 10) {
 		p.small_pkt_pct = sp;
@@ -125,30 +125,36 @@ static void lossless_headroom_cell1_test(struct kunit *test)
 struct soft_case {
 	const char *name;
 	u32 speed, cable, mtu;	/* Mbit/s, m, bytes */
+	u16 quanta;		/* peer response; 0: by speed */
 	u32 xoff;		/* bytes, also the size */
 };
 
 /*
- * xoff = ceil((2 x mtu + cable x speed / 792 + peer) / 1024) x 1024, the
- * peer 64 bytes a quantum: 1 at 100 Mbit/s, 2 at 1 Gbit/s, 67 at 10 Gbit/s.
+ * xoff = ceil((2 x mtu + cable x speed / 792 + 64 + peer) / 1024) x 1024,
+ * the peer 64 bytes a quantum: by speed 1 at 100 Mbit/s, 2 at 1 Gbit/s,
+ * 67 at 10 Gbit/s. A software peer's response, as the qdisc's "response"
+ * gives it: 100 us at 1 Gbit/s is 195.3 quanta, so 196; 1 ms at 10 Gbit/s
+ * is 19531.25, so 19532.
  */
 static const struct soft_case soft_cases[] = {
-	{ "100 Mbit/s, veth", 100, 0, 1514, 4096 },		/* 3092 */
-	{ "100 Mbit/s, 100 m", 100, 100, 1514, 4096 },		/* 3104.6 */
-	{ "100 Mbit/s, 10 km", 100, 10000, 1514, 5120 },	/* 4354.6 */
-	{ "1 Gbit/s, veth", 1000, 0, 1514, 4096 },		/* 3156 */
-	{ "1 Gbit/s, 5 m", 1000, 5, 1514, 4096 },		/* 3162.3 */
-	{ "1 Gbit/s, 10 km", 1000, 10000, 1514, 16384 },	/* 15782.3 */
-	{ "1 Gbit/s, jumbo", 1000, 5, 9014, 18432 },		/* 18162.3 */
-	{ "10 Gbit/s, veth", 10000, 0, 1514, 8192 },		/* 7316 */
-	{ "10 Gbit/s, 5 m", 10000, 5, 1514, 8192 },		/* 7379.1 */
-	{ "10 Gbit/s, 100 m", 10000, 100, 1514, 9216 },		/* 8578.6 */
-	{ "10 Gbit/s, 1 km", 10000, 1000, 1514, 20480 },	/* 19942.3 */
-	{ "10 Gbit/s, jumbo", 10000, 5, 9014, 22528 },		/* 22379.1 */
-	{ "2.5 Gbit/s takes 10G's peer", 2500, 5, 1514, 8192 },	/* 7331.8 */
-	{ "40 Mbit/s takes 100M's peer", 40, 5, 1514, 4096 },	/* 3092.3 */
-	{ "100 Gbit/s, 5 m", 100000, 5, 1514, 29696 },		/* 28875.3 */
-	{ "100 Gbit/s, 300 m, jumbo", 100000, 300, 9014, 81920 },	/* 81122.8 */
+	{ "100 Mbit/s, veth", 100, 0, 1514, 0, 4096 },		/* 3156 */
+	{ "100 Mbit/s, 100 m", 100, 100, 1514, 0, 4096 },	/* 3168.6 */
+	{ "100 Mbit/s, 10 km", 100, 10000, 1514, 0, 5120 },	/* 4418.6 */
+	{ "1 Gbit/s, veth", 1000, 0, 1514, 0, 4096 },		/* 3220 */
+	{ "1 Gbit/s, 5 m", 1000, 5, 1514, 0, 4096 },		/* 3226.3 */
+	{ "1 Gbit/s, 10 km", 1000, 10000, 1514, 0, 16384 },	/* 15846.3 */
+	{ "1 Gbit/s, jumbo", 1000, 5, 9014, 0, 18432 },		/* 18226.3 */
+	{ "10 Gbit/s, veth", 10000, 0, 1514, 0, 8192 },		/* 7380 */
+	{ "10 Gbit/s, 5 m", 10000, 5, 1514, 0, 8192 },		/* 7443.1 */
+	{ "10 Gbit/s, 100 m", 10000, 100, 1514, 0, 9216 },	/* 8642.6 */
+	{ "10 Gbit/s, 1 km", 10000, 1000, 1514, 0, 20480 },	/* 20006.3 */
+	{ "10 Gbit/s, jumbo", 10000, 5, 9014, 0, 22528 },	/* 22443.1 */
+	{ "2.5 Gbit/s takes 10G's peer", 2500, 5, 1514, 0, 8192 },	/* 7395.8 */
+	{ "40 Mbit/s takes 100M's peer", 40, 5, 1514, 0, 4096 },	/* 3156.3 */
+	{ "100 Gbit/s, 5 m", 100000, 5, 1514, 0, 29696 },	/* 28939.3 */
+	{ "100 Gbit/s, 300 m, jumbo", 100000, 300, 9014, 0, 81920 },	/* 81186.8 */
+	{ "1 Gbit/s, peer 100 us", 1000, 0, 1514, 196, 16384 },	/* 15636 */
+	{ "10 Gbit/s, peer 1 ms", 10000, 0, 1514, 19532, 1253376 },	/* 1253140 */
 };
 
 static void soft_case_desc(const struct soft_case *c, char *desc)
@@ -163,7 +169,8 @@ static void lossless_headroom_soft_test(struct kunit *test)
 	const struct soft_case *c = test->param_value;
 	struct lossless_headroom hr;
 
-	KUNIT_ASSERT_EQ(test, lossless_headroom_soft(c->speed, c->cable, c->mtu, &hr), 0);
+	KUNIT_ASSERT_EQ(test,
+			lossless_headroom_soft(c->speed, c->cable, c->mtu, c->quanta, &hr), 0);
 	KUNIT_EXPECT_EQ(test, hr.xon, 0U);
 	KUNIT_EXPECT_EQ(test, hr.xoff, c->xoff);
 	KUNIT_EXPECT_EQ(test, hr.size, c->xoff);
@@ -237,7 +244,7 @@ static void lossless_headroom_invalid_test(struct kunit *test)
 	p = ok;
 	p.mac_phy_delay = LOSSLESS_HEADROOM_MAX_DELAY + 1;
 	KUNIT_EXPECT_EQ(test, lossless_headroom_calc(&p, &hr), -EINVAL);
-	KUNIT_EXPECT_EQ(test, lossless_headroom_soft(0, 0, 1514, &hr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lossless_headroom_soft(0, 0, 1514, 0, &hr), -EINVAL);
 	/* untouched on error */
 	KUNIT_EXPECT_EQ(test, hr.xon, 1U);
 	KUNIT_EXPECT_EQ(test, hr.xoff, 2U);
@@ -267,7 +274,8 @@ static void lossless_headroom_limits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hr.size, 1268641792U);
 	/* 100 km at 1.6 Tbit/s on a byte-counted buffer */
 	KUNIT_ASSERT_EQ(test, lossless_headroom_soft(LOSSLESS_HEADROOM_MAX_SPEED,
-						     LOSSLESS_HEADROOM_MAX_CABLE, 65535, &hr), 0);
+						     LOSSLESS_HEADROOM_MAX_CABLE, 65535, 0, &hr),
+			0);
 	KUNIT_EXPECT_EQ(test, hr.xoff, 202209280U);
 	/* small lossless packets in huge cells: more than 4 GiB */
 	p.lossless_mtu = 64;

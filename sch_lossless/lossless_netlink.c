@@ -13,6 +13,7 @@
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
+#include "lossless_headroom.h"
 
 /*
  * Types and lengths are checked by the policy; ranges and combinations in
@@ -28,6 +29,9 @@ static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
 	[TCA_LOSSLESS_NORATE]		= { .type = NLA_FLAG },
 	[TCA_LOSSLESS_PFC]		= { .type = NLA_U8 },
 	[TCA_LOSSLESS_SPEED]		= { .type = NLA_U64 },
+	[TCA_LOSSLESS_CABLE]		= { .type = NLA_U32 },
+	[TCA_LOSSLESS_MTU]		= { .type = NLA_U32 },
+	[TCA_LOSSLESS_RESPONSE]		= { .type = NLA_U32 },
 };
 
 #define LOSSLESS_DEFAULT_SPEED	(10000000000ULL / 8)	/* bytes/s: 10 Gbit/s */
@@ -42,6 +46,13 @@ struct lossless_settings {
 	u32 burst;
 	u8 pfc_enable;
 	u64 speed_cfg;
+	u32 cable;
+	u32 mtu_cfg;
+	u32 response;
+	/* derived */
+	u64 speed;
+	u32 mtu;
+	u32 auto_headroom;
 };
 
 /* A map attribute: exactly @n entries, each below 8. */
@@ -130,6 +141,33 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 			return -EINVAL;
 		}
 	}
+	a = tb[TCA_LOSSLESS_CABLE];
+	if (a) {
+		s->cable = nla_get_u32(a);
+		if (s->cable > LOSSLESS_HEADROOM_MAX_CABLE) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "cable must be 0 to 100000 metres");
+			return -EINVAL;
+		}
+	}
+	a = tb[TCA_LOSSLESS_MTU];
+	if (a) {
+		s->mtu_cfg = nla_get_u32(a);
+		if (s->mtu_cfg && (s->mtu_cfg < LOSSLESS_HEADROOM_MIN_MTU ||
+				   s->mtu_cfg > LOSSLESS_HEADROOM_MAX_MTU)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "mtu must be 64 to 65535 bytes (0: the device's)");
+			return -EINVAL;
+		}
+	}
+	a = tb[TCA_LOSSLESS_RESPONSE];
+	if (a) {
+		s->response = nla_get_u32(a);
+		if (s->response > LOSSLESS_MAX_RESPONSE) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "response must be at most 1 s (0: IEEE 802.3's by speed)");
+			return -EINVAL;
+		}
+	}
 	a = tb[TCA_LOSSLESS_BURST];
 	if (a) {
 		if (!s->rate) {
@@ -163,6 +201,46 @@ static u64 lossless_speed(struct Qdisc *sch, const struct lossless_settings *s)
 	return LOSSLESS_DEFAULT_SPEED;
 }
 
+/*
+ * What the settings imply: the speed, the MTU and the automatic headroom
+ * (lossless_headroom_soft(): the port's MTU, the cable both ways at the
+ * speed, the pause frame and the peer's response). A class with its own
+ * headroom must still hold one MTU.
+ */
+static int lossless_derive(struct Qdisc *sch, struct nlattr **tb, struct lossless_settings *s,
+			   struct netlink_ext_ack *extack)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct lossless_headroom hr;
+	u64 mbps;
+	u16 quanta = 0;
+	int tc;
+
+	s->speed = lossless_speed(sch, s);
+	s->mtu = s->mtu_cfg ?: clamp_t(u32, dev->mtu + dev->hard_header_len,
+				       LOSSLESS_HEADROOM_MIN_MTU, LOSSLESS_HEADROOM_MAX_MTU);
+	mbps = clamp_t(u64, div_u64(s->speed * BITS_PER_BYTE, 1000000), 1,
+		       LOSSLESS_HEADROOM_MAX_SPEED);
+	if (s->response)
+		quanta = lossless_pfc_ns_to_quanta(s->response, s->speed * BITS_PER_BYTE);
+	if (lossless_headroom_soft(mbps, s->cable, s->mtu, quanta, &hr)) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot compute the headroom from speed, cable and mtu");
+		return -EINVAL;
+	}
+	s->auto_headroom = hr.size;
+	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
+		u32 h = q->classes[tc].headroom;
+
+		if (h && h < s->mtu) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "mtu is more than the headroom a class has set");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ack *extack)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
@@ -185,7 +263,12 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	s.burst = q->shaper.burst;
 	s.pfc_enable = q->pfc_enable;
 	s.speed_cfg = q->speed_cfg;
+	s.cable = q->cable;
+	s.mtu_cfg = q->mtu_cfg;
+	s.response = q->response;
 	err = lossless_validate(sch, tb, &s, extack);
+	if (!err)
+		err = lossless_derive(sch, tb, &s, extack);
 	if (err)
 		return err;
 
@@ -198,7 +281,13 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 		lossless_shaper_set(&q->shaper, s.rate, s.burst, ktime_get_ns());
 	q->pfc_enable = s.pfc_enable;
 	q->speed_cfg = s.speed_cfg;
-	q->speed = lossless_speed(sch, &s);
+	q->speed = s.speed;
+	q->cable = s.cable;
+	q->mtu_cfg = s.mtu_cfg;
+	q->mtu = s.mtu;
+	q->response = s.response;
+	q->auto_headroom = s.auto_headroom;
+	lossless_port_configure(sch);
 	lossless_trim(sch);
 	sch_tree_unlock(sch);
 	return 0;
@@ -222,7 +311,10 @@ int lossless_dump(struct Qdisc *sch, struct sk_buff *skb)
 	     nla_put_u32(skb, TCA_LOSSLESS_BURST, q->shaper.burst)))
 		goto nla_put_failure;
 	if (nla_put_u8(skb, TCA_LOSSLESS_PFC, q->pfc_enable) ||
-	    nla_put_u64_64bit(skb, TCA_LOSSLESS_SPEED, q->speed_cfg, TCA_LOSSLESS_PAD))
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_SPEED, q->speed_cfg, TCA_LOSSLESS_PAD) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_CABLE, q->cable) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_MTU, q->mtu_cfg) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_RESPONSE, q->response))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -235,7 +327,9 @@ nla_put_failure:
 int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q, int tc)
 {
 	const struct lossless_class *c = &q->classes[tc];
+	struct lossless_port_stats ps;
 
+	lossless_port_tc_stats(q, tc, &ps);
 	if (nla_put_u32(skb, TCA_LOSSLESS_STATS_TC, tc) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_ECN_MARKED, c->ecn_marked,
 			      TCA_LOSSLESS_STATS_PAD) ||
@@ -247,7 +341,16 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PFC_RX, atomic64_read(&q->pfc_rx[tc]),
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PAUSE_US, lossless_pause_us(q, tc),
-			      TCA_LOSSLESS_STATS_PAD))
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PFC_TX_XOFF, ps.xoff_sent,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PFC_TX_XON, ps.xon_sent,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_STATS_HEADROOM, c->headroom ?: q->auto_headroom) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_STATS_HEADROOM_PEAK, ps.peak_headroom) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_HEADROOM_DROPS, ps.headroom_drops,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_STATS_INGRESS, ps.bytes))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -267,7 +370,8 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_PFC_RX_BAD,
 			      atomic64_read(&q->pfc_rx_bad), TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_SPEED, q->speed,
-			      TCA_LOSSLESS_STATS_PAD))
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_MTU, q->mtu))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);

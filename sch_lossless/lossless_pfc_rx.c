@@ -23,6 +23,7 @@
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
+#include "lossless_trace.h"
 
 /* Fold the pause of priority @p up to @now into its total (pfc_lock held). */
 static void lossless_pause_account(struct lossless_sched_data *q, int p, u64 now)
@@ -35,7 +36,8 @@ static void lossless_pause_account(struct lossless_sched_data *q, int p, u64 now
 	ps->start = now;
 }
 
-static void lossless_pfc_apply(struct lossless_sched_data *q, const struct lossless_pfc *pfc)
+static void lossless_pfc_apply(struct lossless_sched_data *q, const struct net_device *dev,
+			       const struct lossless_pfc *pfc)
 {
 	u64 now = ktime_get_ns(), bps = q->speed * 8;
 	u8 classes = 0;
@@ -55,6 +57,7 @@ static void lossless_pfc_apply(struct lossless_sched_data *q, const struct lossl
 		classes |= BIT(q->prio_map.tc[p]);
 	}
 	spin_unlock(&q->pfc_lock);
+	trace_lossless_pause_rx(dev, pfc->enable & q->pfc_enable, pfc->quanta);
 	/* a frame counts once for each class it paused or resumed */
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++)
 		if (classes & BIT(tc))
@@ -82,7 +85,7 @@ static unsigned int lossless_pfc_hook(void *priv, struct sk_buff *skb,
 		return NF_DROP;
 	}
 	if (pfc.enable & q->pfc_enable) {
-		lossless_pfc_apply(q, &pfc);
+		lossless_pfc_apply(q, state->in, &pfc);
 		/* an XON, or a pause ended early: look at the queues again */
 		__netif_schedule(qdisc_root(sch));
 	}

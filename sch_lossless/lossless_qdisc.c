@@ -69,25 +69,29 @@ static int lossless_dsfield(const struct sk_buff *skb)
 	return -1;
 }
 
-static u8 lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
-			    const struct sk_buff *skb)
+/* The packet's priority, or -1 when skb->priority names a class directly. */
+static int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
+			     const struct sk_buff *skb, u8 *tc)
 {
-	int tc = lossless_direct_tc(skb->priority, sch->handle);
+	int direct = lossless_direct_tc(skb->priority, sch->handle);
 	u16 tci = 0;
 	bool tagged;
+	u8 prio;
 	int ds;
 
-	if (tc >= 0)
-		return tc;
-	if (q->trust == TC_LOSSLESS_TRUST_DSCP) {
-		ds = lossless_dsfield(skb);
-		if (ds >= 0)
-			return lossless_prio_to_tc(&q->prio_map,
-						   lossless_dscp_to_prio(&q->dscp_map, ds));
+	if (direct >= 0) {
+		*tc = direct;
+		return -1;
 	}
-	tagged = lossless_vlan_tci(skb, &tci);
-	return lossless_prio_to_tc(&q->prio_map,
-				   lossless_packet_prio(tagged, tci, skb->priority));
+	ds = q->trust == TC_LOSSLESS_TRUST_DSCP ? lossless_dsfield(skb) : -1;
+	if (ds >= 0) {
+		prio = lossless_dscp_to_prio(&q->dscp_map, ds);
+	} else {
+		tagged = lossless_vlan_tci(skb, &tci);
+		prio = lossless_packet_prio(tagged, tci, skb->priority);
+	}
+	*tc = lossless_prio_to_tc(&q->prio_map, prio);
+	return prio;
 }
 
 /* The congestion point: mark an ECT packet CE with probability p(backlog). */
@@ -106,13 +110,38 @@ static void lossless_mark(struct lossless_class *c, struct sk_buff *skb)
 		c->ecn_marked++;
 }
 
+/*
+ * MAC Control frames (PFC, PAUSE) go into their own queue, sent before
+ * any class and never paused: the PFC frames of lossless_port.c must get
+ * through while the data is held.
+ */
+static int lossless_enqueue_ctl(struct sk_buff *skb, struct Qdisc *sch,
+				struct sk_buff **to_free)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+
+	if (unlikely(q->ctl.qlen >= LOSSLESS_CTL_LIMIT))
+		return qdisc_drop(skb, sch, to_free);
+	lossless_skb_uncharged(skb);
+	__qdisc_enqueue_tail(skb, &q->ctl);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
 static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			    struct sk_buff **to_free)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct lossless_class *c = &q->classes[lossless_classify(q, sch, skb)];
 	unsigned int len = qdisc_pkt_len(skb);
+	struct lossless_class *c;
+	int prio;
+	u8 tc;
 
+	if (unlikely(skb->protocol == htons(ETH_P_PAUSE)))
+		return lossless_enqueue_ctl(skb, sch, to_free);
+	prio = lossless_classify(q, sch, skb, &tc);
+	c = &q->classes[tc];
 	if (unlikely(c->limit && c->qstats.backlog + len > c->limit)) {
 		c->limit_drops++;
 		c->qstats.drops++;
@@ -120,6 +149,21 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	if (unlikely(sch->qstats.backlog + len > q->buffer)) {
 		c->buffer_drops++;
+		c->qstats.drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	if (skb->skb_iif) {
+		/*
+		 * A packet from another port no longer belongs to its sender's
+		 * socket, as on a wire: its send buffer must not throttle the
+		 * sender for what queues here (veth keeps the socket).
+		 */
+		skb_orphan(skb);
+	}
+	/* charged to its ingress port; over that port's headroom: dropped */
+	if (prio < 0 || !skb->skb_iif) {
+		lossless_skb_uncharged(skb);
+	} else if (lossless_port_charge(sch, skb, prio)) {
 		c->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
@@ -144,6 +188,7 @@ static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_cla
 {
 	struct sk_buff *skb = __qdisc_dequeue_head(&c->q);
 
+	lossless_port_release(skb);
 	c->qstats.backlog -= qdisc_pkt_len(skb);
 	if (!c->q.qlen && c->quantum)
 		list_del_init(&c->alist);
@@ -197,6 +242,14 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 
 	if (!sch->q.qlen)
 		return NULL;
+	if (unlikely(q->ctl.qlen)) {
+		skb = __qdisc_dequeue_head(&q->ctl);
+		qdisc_qstats_backlog_dec(sch, skb);
+		sch->q.qlen--;
+		lossless_shaper_consume(&q->shaper, qdisc_pkt_len(skb));
+		qdisc_bstats_update(sch, skb);
+		return skb;
+	}
 	if (q->shaper.rate || q->pfc_enable)
 		now = ktime_get_ns();
 	if (q->shaper.rate) {
@@ -275,6 +328,8 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 		INIT_LIST_HEAD(&c->alist);
 		lossless_ecn_init(&c->ecn);
 		gnet_stats_basic_sync_init(&c->bstats);
+		c->xoff = LOSSLESS_DEFAULT_XOFF;
+		c->xon = LOSSLESS_DEFAULT_XON;
 	}
 	q->trust = TC_LOSSLESS_TRUST_PCP;
 	lossless_prio_map_identity(&q->prio_map);
@@ -287,6 +342,9 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG_MOD(extack, "cannot hook the device's ingress for PFC frames");
 		return err;
 	}
+	err = lossless_port_attach(sch);
+	if (err)
+		return err;
 
 	return lossless_change(sch, opt, extack);
 }
@@ -298,11 +356,16 @@ static void lossless_reset(struct Qdisc *sch)
 
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		struct lossless_class *c = &q->classes[tc];
+		struct sk_buff *skb;
 
-		__qdisc_reset_queue(&c->q);
+		while ((skb = __qdisc_dequeue_head(&c->q))) {
+			lossless_port_release(skb);
+			rtnl_kfree_skbs(skb, skb);
+		}
 		c->qstats.backlog = 0;
 		list_del_init(&c->alist);
 	}
+	__qdisc_reset_queue(&q->ctl);
 	sch->qstats.backlog = 0;
 	sch->q.qlen = 0;
 	qdisc_watchdog_cancel(&q->watchdog);
@@ -313,6 +376,7 @@ static void lossless_destroy(struct Qdisc *sch)
 	struct lossless_sched_data *q = qdisc_priv(sch);
 
 	lossless_pfc_rx_destroy(sch);
+	lossless_port_detach(sch);
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 

@@ -201,11 +201,13 @@ json() {
 
 # sink_start NS OUT [udpsink options]: udpsink in NS, its JSON into OUT;
 # returns once the socket is bound. sink_wait waits for it to finish.
+# With SINK_CPU set, udpsink runs on that CPU only.
 sink_start() {
 	local ns=$1 out=$2 ready i
 	shift 2
 	ready=$(mktemp -u "${TMPDIR:-/tmp}/sink-ready.XXXXXX")
-	ip netns exec "$ns" "$TOOLS/udpsink" --ready "$ready" "$@" > "$out" &
+	ip netns exec "$ns" ${SINK_CPU:+taskset -c "$SINK_CPU"} "$TOOLS/udpsink" \
+		--ready "$ready" "$@" > "$out" &
 	SINK_PID=$!
 	for i in $(seq 100); do
 		[ -e "$ready" ] && break
@@ -241,6 +243,16 @@ classes = find(json.load(sys.stdin))
 print([c for c in classes if c["tc"] == int(sys.argv[1])][0][sys.argv[2]])' "$3" "$4" || echo -1
 }
 
+# class_sum NS TC FIELD DEV...: FIELD of traffic class TC summed over the
+# lossless root qdiscs of the DEVs; class_max: the largest (-1: unreadable)
+class_sum() {
+	python3 "$TOOLS/class_stats.py" "$1" "$2" "$3" "${@:4}" | awk '{ print $2 }'
+}
+
+class_max() {
+	python3 "$TOOLS/class_stats.py" "$1" "$2" "$3" "${@:4}" | awk '{ print $3 }'
+}
+
 # within VALUE EXPECTED TOLERANCE: |VALUE - EXPECTED| <= TOLERANCE (floats)
 within() {
 	python3 -c 'import sys; v, e, t = map(float, sys.argv[1:]); sys.exit(abs(v - e) > t)' "$@"
@@ -259,4 +271,64 @@ s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
 for i in range(count):
     s.sendto(i.to_bytes(4, "big") + bytes(96), (dst, port))
 PY
+}
+
+# fabric N: a software switch and N + 1 hosts, for the PFC tests.
+#
+#   $s1 .. $sN  senders, 192.0.2.1 .. N on eth0
+#   $rx         the receiver, 192.0.2.100 on eth0
+#   $sw         the switch: bridge br0 with ports p1 .. pN (to the
+#               senders) and prx (to the receiver)
+#
+# No IPv6; the senders know the receiver's MAC and the bridge has it as a
+# static entry, so nothing is flooded and no neighbour discovery runs.
+# The caller puts the qdiscs on (fabric_qdiscs) and runs the traffic on
+# CPU 0 (taskset -c 0): veth queues a packet on the backlog of the CPU
+# that sends it, so a flow sent from two CPUs can be received out of
+# order; one CPU keeps each flow in order, as one NIC queue would.
+fabric() {
+	local n=$1 i mac ns
+	ns_create sw rx || return 1
+	ns_no_ipv6 "$sw" "$rx"
+	ip -n "$sw" link add br0 type bridge || return 1
+	ip -n "$sw" link set br0 up
+	veth_connect "$rx" eth0 "$sw" prx || return 1
+	ip -n "$sw" link set prx master br0
+	ip -n "$rx" addr add 192.0.2.100/24 dev eth0
+	mac=$(link_mac "$rx" eth0)
+	bridge -n "$sw" fdb add "$mac" dev prx master static
+	for i in $(seq "$n"); do
+		ns_create "s$i" || return 1
+		eval "ns=\$s$i"
+		# shellcheck disable=SC2154
+		ns_no_ipv6 "$ns"
+		veth_connect "$ns" eth0 "$sw" "p$i" || return 1
+		ip -n "$sw" link set "p$i" master br0
+		ip -n "$ns" addr add "192.0.2.$i/24" dev eth0
+		ip -n "$ns" neigh add 192.0.2.100 lladdr "$mac" dev eth0
+	done
+	FABRIC_N=$n
+}
+
+
+# fabric_ns I: the namespace of sender I
+fabric_ns() {
+	eval "echo \$s$1"
+}
+
+# fabric_qdiscs SWITCH_OPTS RX_PORT_OPTS HOST_OPTS: a lossless root qdisc
+# on every port of the switch (SWITCH_OPTS; prx gets RX_PORT_OPTS too)
+# and on every host's eth0 (HOST_OPTS).
+fabric_qdiscs() {
+	local i ns
+	# shellcheck disable=SC2086
+	{
+		tc -n "$sw" qdisc add dev prx root handle 1: lossless $1 $2 || return 1
+		tc -n "$rx" qdisc add dev eth0 root handle 1: lossless $3 || return 1
+		for i in $(seq "$FABRIC_N"); do
+			ns=$(fabric_ns "$i")
+			tc -n "$sw" qdisc add dev "p$i" root handle 1: lossless $1 || return 1
+			tc -n "$ns" qdisc add dev eth0 root handle 1: lossless $3 || return 1
+		done
+	}
 }

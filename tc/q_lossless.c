@@ -16,6 +16,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
 
@@ -39,6 +40,7 @@ static void explain(void)
 		"                    [ dscp-prio DSCP:PRIO[,DSCP:PRIO...] ]\n"
 		"                    [ rate RATE [ burst SIZE ] | norate ]\n"
 		"                    [ pfc PRIO[,PRIO...] | pfc none ] [ speed RATE ]\n"
+		"                    [ cable METRES ] [ mtu BYTES ] [ response TIME ]\n"
 		"  buffer     bytes shared by the %d traffic classes\n"
 		"  trust      where the priority of a packet comes from: the VLAN PCP\n"
 		"             (else skb->priority), or the IPv4/IPv6 DSCP\n"
@@ -50,8 +52,13 @@ static void explain(void)
 		"  norate     remove the shaper\n"
 		"  pfc        the lossless priorities: PFC frames received pause\n"
 		"             them (none: no priority is)\n"
-		"  speed      link speed for pause times (0: the shaper's rate,\n"
-		"             else the device's speed)\n"
+		"  speed      link speed for pause times and headroom (0: the\n"
+		"             shaper's rate, else the device's speed)\n"
+		"  cable      metres of cable to the peer, for headroom auto\n"
+		"  mtu        largest frame in bytes, for headroom auto (0: the\n"
+		"             device's MTU plus its link-layer header)\n"
+		"  response   time the peer takes to stop after a PFC frame, for\n"
+		"             headroom auto (ns, us, ms or s; 0: IEEE 802.3's by speed)\n"
 		"Options not given keep their value (on add: the kernel's default).\n",
 		TC_LOSSLESS_NUM_TC, TC_LOSSLESS_NUM_TC - 1,
 		TC_LOSSLESS_NUM_PRIO - 1, TC_LOSSLESS_NUM_PRIO - 1,
@@ -63,12 +70,18 @@ static void explain_class(void)
 	fprintf(stderr,
 		"Usage: ... lossless [ strict | quantum BYTES ] [ limit SIZE ]\n"
 		"                    [ ecn [ kmin SIZE ] [ kmax SIZE ] [ pmax PERCENT ] | noecn ]\n"
+		"                    [ xoff SIZE ] [ xon SIZE ] [ headroom { SIZE | auto } ]\n"
 		"  strict   serve the class in strict priority (traffic class 7 first)\n"
 		"  quantum  serve it by deficit round robin (ETS) with this quantum\n"
 		"  limit    bytes the class may queue\n"
 		"  ecn      mark CE with probability 0 below kmin bytes queued, rising\n"
 		"           to pmax (0..100, up to 4 decimals) at kmax, 1 above kmax\n"
 		"  noecn    do not mark\n"
+		"  xoff     bytes from one port, queued anywhere, above which that port\n"
+		"           sends XOFF for the class's lossless priorities\n"
+		"  xon      bytes at or below which it sends XON (at most xoff)\n"
+		"  headroom bytes taken above xoff before dropping; auto: from the\n"
+		"           qdisc's speed, cable, mtu and response\n"
 		"The classes are 1..%d of the qdisc; options not given keep their value.\n",
 		TC_LOSSLESS_NUM_TC);
 }
@@ -214,6 +227,47 @@ static int lossless_parse_prio_list(const char *arg, __u8 *bits)
 	}
 }
 
+/* "500us", "2ms", "1s", "800ns" (no unit: us) into ns, at most 1 s */
+static int lossless_get_response(__u32 *ns, const char *str)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "usec", 1e3 }, { "ms", 1e6 },
+		{ "msec", 1e6 }, { "s", 1e9 }, { "sec", 1e9 }, { "", 1e3 },
+		{ NULL, 0 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (!*str || *str == '-')
+		return -1;
+	v = strtod(str, &end);
+	if (end == str)
+		return -1;
+	for (i = 0; units[i].unit; i++) {
+		if (strcmp(end, units[i].unit) == 0) {
+			v *= units[i].ns;
+			if (v > 1e9)
+				return -1;
+			*ns = (__u32)(v + 0.5);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* A time in ns as text: the largest unit that keeps it whole */
+static void lossless_print_response(__u32 ns)
+{
+	print_uint(PRINT_JSON, "response", NULL, ns);
+	if (ns % 1000000 == 0)
+		print_uint(PRINT_FP, NULL, "response %ums ", ns / 1000000);
+	else if (ns % 1000 == 0)
+		print_uint(PRINT_FP, NULL, "response %uus ", ns / 1000);
+	else
+		print_uint(PRINT_FP, NULL, "response %uns ", ns);
+}
+
 static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
@@ -223,6 +277,8 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	__u8 prio_tc[TC_LOSSLESS_NUM_PRIO];
 	unsigned int buffer = 0, burst = 0;
 	bool have_pfc = false, have_speed = false;
+	bool have_cable = false, have_mtu = false, have_response = false;
+	__u32 cable = 0, mtu = 0, response = 0;
 	bool norate = false;
 	struct rtattr *tail;
 	__u64 rate = 0, speed = 0;
@@ -305,6 +361,28 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (strcmp(*argv, "0") && (strchr(*argv, '-') || get_rate64(&speed, *argv)))
 				invarg("invalid \"speed\"", *argv);
 			have_speed = true;
+		} else if (strcmp(*argv, "cable") == 0) {
+			NEXT_ARG();
+			if (have_cable)
+				duparg("cable", *argv);
+			if (*argv[0] == '-' || get_u32(&cable, *argv, 10) || cable > 100000)
+				invarg("\"cable\" is 0 to 100000 metres", *argv);
+			have_cable = true;
+		} else if (strcmp(*argv, "mtu") == 0) {
+			NEXT_ARG();
+			if (have_mtu)
+				duparg("mtu", *argv);
+			if (*argv[0] == '-' || get_u32(&mtu, *argv, 10) ||
+			    (mtu && (mtu < 64 || mtu > 65535)))
+				invarg("\"mtu\" is 64 to 65535 bytes (0: the device's)", *argv);
+			have_mtu = true;
+		} else if (strcmp(*argv, "response") == 0) {
+			NEXT_ARG();
+			if (have_response)
+				duparg("response", *argv);
+			if (lossless_get_response(&response, *argv))
+				invarg("\"response\" is a time up to 1s (ns, us, ms, s)", *argv);
+			have_response = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -344,6 +422,12 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr8(n, 1024, TCA_LOSSLESS_PFC, pfc);
 	if (have_speed)
 		addattr64(n, 1024, TCA_LOSSLESS_SPEED, speed);
+	if (have_cable)
+		addattr32(n, 1024, TCA_LOSSLESS_CABLE, cable);
+	if (have_mtu)
+		addattr32(n, 1024, TCA_LOSSLESS_MTU, mtu);
+	if (have_response)
+		addattr32(n, 1024, TCA_LOSSLESS_RESPONSE, response);
 	addattr_nest_end(n, tail);
 
 	return 0;
@@ -456,6 +540,17 @@ static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 	    rta_getattr_u64(tb[TCA_LOSSLESS_SPEED]))
 		tc_print_rate(PRINT_ANY, "speed", "speed %s ",
 			      rta_getattr_u64(tb[TCA_LOSSLESS_SPEED]));
+	if (lossless_has(tb[TCA_LOSSLESS_CABLE], sizeof(__u32)) &&
+	    rta_getattr_u32(tb[TCA_LOSSLESS_CABLE]))
+		print_uint(PRINT_ANY, "cable", "cable %um ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CABLE]));
+	if (lossless_has(tb[TCA_LOSSLESS_MTU], sizeof(__u32)) &&
+	    rta_getattr_u32(tb[TCA_LOSSLESS_MTU]))
+		print_uint(PRINT_ANY, "mtu", "mtu %u ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_MTU]));
+	if (lossless_has(tb[TCA_LOSSLESS_RESPONSE], sizeof(__u32)) &&
+	    rta_getattr_u32(tb[TCA_LOSSLESS_RESPONSE]))
+		lossless_print_response(rta_getattr_u32(tb[TCA_LOSSLESS_RESPONSE]));
 
 	return 0;
 }
@@ -468,6 +563,8 @@ static int lossless_parse_class_opt(struct qdisc_util *qu, int argc,
 	bool ecn = false, noecn = false;
 	bool have_kmin = false, have_kmax = false, have_pmax = false;
 	unsigned int quantum = 0, limit = 0, kmin = 0, kmax = 0;
+	bool have_xoff = false, have_xon = false, have_headroom = false;
+	unsigned int xoff = 0, xon = 0, headroom = 0;
 	struct rtattr *tail;
 	__u32 pmax = 0;
 
@@ -528,6 +625,29 @@ static int lossless_parse_class_opt(struct qdisc_util *qu, int argc,
 				invarg("\"pmax\" is a percentage, 0 to 100 with up to 4 decimals",
 				       *argv);
 			have_pmax = true;
+		} else if (strcmp(*argv, "xoff") == 0) {
+			NEXT_ARG();
+			if (have_xoff)
+				duparg("xoff", *argv);
+			if (get_size(&xoff, *argv) || !xoff)
+				invarg("invalid \"xoff\": 1 byte or more", *argv);
+			have_xoff = true;
+		} else if (strcmp(*argv, "xon") == 0) {
+			NEXT_ARG();
+			if (have_xon)
+				duparg("xon", *argv);
+			if (get_size(&xon, *argv))
+				invarg("invalid \"xon\" size", *argv);
+			have_xon = true;
+		} else if (strcmp(*argv, "headroom") == 0) {
+			NEXT_ARG();
+			if (have_headroom)
+				duparg("headroom", *argv);
+			if (strcmp(*argv, "auto") == 0)
+				headroom = 0;
+			else if (get_size(&headroom, *argv) || !headroom)
+				invarg("\"headroom\" is a size or \"auto\"", *argv);
+			have_headroom = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -562,6 +682,12 @@ static int lossless_parse_class_opt(struct qdisc_util *qu, int argc,
 		addattr32(n, 1024, TCA_LOSSLESS_CLASS_KMAX, kmax);
 	if (have_pmax)
 		addattr32(n, 1024, TCA_LOSSLESS_CLASS_PMAX, pmax);
+	if (have_xoff)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_XOFF, xoff);
+	if (have_xon)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_XON, xon);
+	if (have_headroom)
+		addattr32(n, 1024, TCA_LOSSLESS_CLASS_HEADROOM, headroom);
 	addattr_nest_end(n, tail);
 
 	return 0;
@@ -607,6 +733,21 @@ static int lossless_print_class_opt(struct qdisc_util *qu, FILE *f,
 			    (double)rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_PMAX]) /
 			    LOSSLESS_PMAX_PER_PERCENT);
 
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_XOFF], sizeof(__u32)))
+		print_size(PRINT_ANY, "xoff", "xoff %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_XOFF]));
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_XON], sizeof(__u32)))
+		print_size(PRINT_ANY, "xon", "xon %s ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_XON]));
+	if (lossless_has(tb[TCA_LOSSLESS_CLASS_HEADROOM], sizeof(__u32))) {
+		__u32 h = rta_getattr_u32(tb[TCA_LOSSLESS_CLASS_HEADROOM]);
+
+		if (h)
+			print_size(PRINT_ANY, "headroom", "headroom %s ", h);
+		else
+			print_string(PRINT_ANY, "headroom", "headroom %s ", "auto");
+	}
+
 	return 0;
 }
 
@@ -631,6 +772,24 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_PAUSE_US], sizeof(__u64)))
 		print_u64(PRINT_ANY, "pause_us", " pause_us %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PAUSE_US]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PFC_TX_XOFF], sizeof(__u64)))
+		print_u64(PRINT_ANY, "pfc_tx_xoff", " pfc_tx_xoff %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PFC_TX_XOFF]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PFC_TX_XON], sizeof(__u64)))
+		print_u64(PRINT_ANY, "pfc_tx_xon", " pfc_tx_xon %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PFC_TX_XON]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_INGRESS], sizeof(__u32)))
+		print_uint(PRINT_ANY, "ingress_bytes", " ingress_bytes %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_INGRESS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_HEADROOM], sizeof(__u32)))
+		print_uint(PRINT_ANY, "headroom", " headroom %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_HEADROOM]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_HEADROOM_PEAK], sizeof(__u32)))
+		print_uint(PRINT_ANY, "headroom_peak", " headroom_peak %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_HEADROOM_PEAK]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_HEADROOM_DROPS], sizeof(__u64)))
+		print_u64(PRINT_ANY, "headroom_drops", " headroom_drops %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_HEADROOM_DROPS]));
 }
 
 /*
@@ -664,6 +823,9 @@ static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_SPEED], sizeof(__u64)))
 		tc_print_rate(PRINT_ANY, "speed", " speed %s",
 			      rta_getattr_u64(tb[TCA_LOSSLESS_STATS_SPEED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_MTU], sizeof(__u32)))
+		print_uint(PRINT_ANY, "mtu", " mtu %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_MTU]));
 
 	/* parse_rtattr_nested() keeps only the first of repeated nests. */
 	open_json_array(PRINT_JSON, "classes");

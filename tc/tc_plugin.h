@@ -54,6 +54,7 @@ void invarg(const char *msg, const char *arg);
 void duparg(const char *key, const char *arg);
 int get_size(unsigned int *size, const char *str);
 int get_rate64(__u64 *rate, const char *str);
+int get_u32(__u32 *val, const char *arg, int base);
 
 /* Step to the value of an option; exits through tc if there is none. */
 #define NEXT_ARG()					\

@@ -38,6 +38,13 @@ enum {
 	TCA_LOSSLESS_SPEED,	/* u64, link speed in bytes per second for pause
 				 * times; 0: the shaper's rate, else the device's
 				 */
+	TCA_LOSSLESS_CABLE,	/* u32, metres of cable to the peer (headroom auto) */
+	TCA_LOSSLESS_MTU,	/* u32, bytes, largest frame (headroom auto); 0: the
+				 * device's MTU + link-layer header
+				 */
+	TCA_LOSSLESS_RESPONSE,	/* u32, ns the peer takes to act on a PFC frame
+				 * (headroom auto); 0: IEEE 802.3's, by speed
+				 */
 	__TCA_LOSSLESS_MAX
 };
 
@@ -53,6 +60,9 @@ enum {
 	TCA_LOSSLESS_CLASS_KMIN,	/* u32, bytes: marking starts above */
 	TCA_LOSSLESS_CLASS_KMAX,	/* u32, bytes: marking probability pmax here */
 	TCA_LOSSLESS_CLASS_PMAX,	/* u32, millionths: probability at kmax */
+	TCA_LOSSLESS_CLASS_XOFF,	/* u32, bytes in from a port: send XOFF above */
+	TCA_LOSSLESS_CLASS_XON,		/* u32, bytes: send XON at or below (<= xoff) */
+	TCA_LOSSLESS_CLASS_HEADROOM,	/* u32, bytes taken above xoff; 0: auto */
 	__TCA_LOSSLESS_CLASS_MAX
 };
 
@@ -77,6 +87,13 @@ enum {
 	TCA_LOSSLESS_STATS_PAUSE_US,	/* u64, time the peer kept the class paused */
 	TCA_LOSSLESS_STATS_PFC_RX_BAD,	/* u64, malformed or 802.3x PAUSE frames (qdisc only) */
 	TCA_LOSSLESS_STATS_SPEED,	/* u64, bytes/s used for pause times (qdisc only) */
+	TCA_LOSSLESS_STATS_PFC_TX_XOFF,	/* u64, XOFF frames sent for the class (refreshes too) */
+	TCA_LOSSLESS_STATS_PFC_TX_XON,	/* u64, XON frames sent for the class */
+	TCA_LOSSLESS_STATS_HEADROOM,	/* u32, bytes of headroom in use (auto: computed) */
+	TCA_LOSSLESS_STATS_HEADROOM_PEAK,/* u32, bytes, most headroom ever used */
+	TCA_LOSSLESS_STATS_HEADROOM_DROPS,/* u64, packets in dropped: headroom full */
+	TCA_LOSSLESS_STATS_INGRESS,	/* u32, bytes in from this port queued now */
+	TCA_LOSSLESS_STATS_MTU,		/* u32, bytes, the MTU headroom auto uses (qdisc only) */
 	__TCA_LOSSLESS_STATS_MAX
 };
 

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_lossless: ingress accounting and PFC transmission (IEEE 802.1Qbb).
+ *
+ * A switch pauses its peer for the buffer that the peer's traffic holds,
+ * wherever that traffic waits. Each lossless qdisc owns a port object for
+ * its device, found by (netns, ifindex). When any lossless qdisc queues a
+ * packet that came in through a device with a port (skb->skb_iif, set by
+ * the receive path and kept by the bridge and by routing), it charges the
+ * packet's length to that port's priority; the charge is released when
+ * the packet leaves its queue, sent or dropped. A packet made locally
+ * (skb_iif 0) or from a device without a lossless qdisc is not charged.
+ *
+ * Per (port, priority), with the thresholds of the port's own class for
+ * that priority:
+ *
+ *   bytes > xoff             the priority is congested: XOFF the peer
+ *   bytes <= xon             the congestion is over: XON (quanta 0)
+ *   bytes + len > xoff + headroom
+ *                            the packet is dropped and counted
+ *                            (headroom_drops): the peer did not stop in
+ *                            time, the headroom was too small
+ *
+ * Frames go out of the port's device from the port's timer (a soft
+ * hrtimer, so never under another qdisc's lock): kicked at once when a
+ * priority changes state, then again before the pause it asked for runs
+ * out (lossless_pfc_refresh_ns()) while any priority stays congested.
+ * One frame carries the state of every priority that changed or needs
+ * refreshing; an XOFF asks for the longest pause (65535 quanta) so that a
+ * lost refresh costs nothing but the refresh period.
+ *
+ * Locking and lifetime: the table of ports is written under RTNL (qdisc
+ * init and destroy) and read under RCU. A port is freed after RCU when the
+ * owner's reference and the references of all charged packets are gone.
+ * port->lock (taken with BHs off, inside the qdisc root locks, never the
+ * other way round) protects the state and counters; the owner's detach
+ * clears port->dev under it and then cancels the timer, which waits for a
+ * running callback, so the callback may use the device it read.
+ */
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/netdevice.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <net/pkt_sched.h>
+
+#include "lossless.h"
+
+#define CREATE_TRACE_POINTS
+#include "lossless_trace.h"
+
+#define LOSSLESS_XOFF_QUANTA	LOSSLESS_PFC_MAX_QUANTA
+#define LOSSLESS_RETRY_NS	(100 * NSEC_PER_USEC)	/* a frame could not go out */
+
+static DEFINE_HASHTABLE(lossless_ports, 6);
+
+static void lossless_port_put(struct lossless_port *port)
+{
+	if (refcount_dec_and_test(&port->ref))
+		kfree_rcu(port, rcu);
+}
+
+/* A reference to the port of @ifindex in @net, or NULL. */
+static struct lossless_port *lossless_port_get(struct net *net, int ifindex)
+{
+	struct lossless_port *port;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(lossless_ports, port, node, ifindex) {
+		if (port->ifindex == ifindex && net_eq(read_pnet(&port->net), net) &&
+		    refcount_inc_not_zero(&port->ref)) {
+			rcu_read_unlock();
+			return port;
+		}
+	}
+	rcu_read_unlock();
+	return NULL;
+}
+
+/* Have the frame work run now (port->lock held, port attached). */
+static void lossless_port_kick(struct lossless_port *port)
+{
+	tasklet_schedule(&port->tx);
+}
+
+/* Send one PFC frame out of @dev; false if it could not be queued. */
+static bool lossless_port_send(struct net_device *dev, const struct lossless_pfc *pfc)
+{
+	int hlen = LL_RESERVED_SPACE(dev);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(hlen + LOSSLESS_PFC_FRAME_LEN + dev->needed_tailroom, GFP_ATOMIC);
+	if (!skb)
+		return false;
+	skb_reserve(skb, hlen);
+	skb_reset_mac_header(skb);
+	lossless_pfc_encode(skb_put(skb, LOSSLESS_PFC_FRAME_LEN), dev->dev_addr, pfc);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->protocol = htons(ETH_P_PAUSE);
+	skb->priority = TC_PRIO_CONTROL;
+	skb->dev = dev;
+	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
+}
+
+/* The refresh is due: do it from the tasklet, which sends every frame. */
+static enum hrtimer_restart lossless_port_timer(struct hrtimer *timer)
+{
+	struct lossless_port *port = container_of(timer, struct lossless_port, timer);
+
+	tasklet_schedule(&port->tx);
+	return HRTIMER_NORESTART;
+}
+
+/* Send what the peer must be told, if anything, and plan the refresh. */
+static void lossless_port_tx(struct tasklet_struct *t)
+{
+	struct lossless_port *port = from_tasklet(port, t, tx);
+	struct hrtimer *timer = &port->timer;
+	struct lossless_pfc pfc = {};
+	struct net_device *dev;
+	u8 xoff, xon, changed;
+	u64 now, refresh;
+	int p;
+
+	spin_lock(&port->lock);
+	dev = port->dev;
+	if (!dev)
+		goto unlock;
+	now = ktime_get_ns();
+	xoff = port->xoff & port->pfc_enable;
+	changed = xoff ^ port->told;
+	if (!changed && !(xoff && now >= port->refresh_at)) {
+		if (xoff)
+			hrtimer_start(timer, ns_to_ktime(port->refresh_at - now),
+				      HRTIMER_MODE_REL);
+		goto unlock;
+	}
+	/* one frame: every congested priority (a refresh for those already
+	 * paused) and an XON for each that is no longer
+	 */
+	xon = changed & ~xoff;
+	pfc.enable = xoff | xon;
+	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
+		if (xoff & BIT(p)) {
+			pfc.quanta[p] = LOSSLESS_XOFF_QUANTA;
+			port->prio[p].xoff_sent++;
+		} else if (xon & BIT(p)) {
+			port->prio[p].xon_sent++;
+		}
+	}
+	port->told = xoff;
+	if (xoff) {
+		refresh = lossless_pfc_refresh_ns(LOSSLESS_XOFF_QUANTA, port->speed_bps);
+		port->refresh_at = now + refresh;
+		hrtimer_start(timer, ns_to_ktime(refresh), HRTIMER_MODE_REL);
+	}
+	spin_unlock(&port->lock);
+
+	if (!lossless_port_send(dev, &pfc)) {
+		/* not sent: take the counts back and try again soon */
+		spin_lock(&port->lock);
+		for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
+			if (xoff & BIT(p))
+				port->prio[p].xoff_sent--;
+			else if (xon & BIT(p))
+				port->prio[p].xon_sent--;
+		}
+		port->told ^= changed;
+		port->refresh_at = now;
+		if (port->dev)
+			hrtimer_start(timer, LOSSLESS_RETRY_NS, HRTIMER_MODE_REL);
+		spin_unlock(&port->lock);
+		return;
+	}
+	if (xoff)
+		trace_lossless_xoff_sent(dev, xoff, LOSSLESS_XOFF_QUANTA);
+	if (xon)
+		trace_lossless_xon_sent(dev, xon, 0);
+	return;
+
+unlock:
+	spin_unlock(&port->lock);
+}
+
+/*
+ * lossless_port_charge() - charge a packet to the port it came in through
+ * @sch: the qdisc about to queue it (its root lock held)
+ * @skb: the packet
+ * @prio: its priority
+ *
+ * Return: 0 when queued may go on (charged or not chargeable), -ENOBUFS
+ * when the port's headroom for @prio is full: drop the packet.
+ */
+int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio)
+{
+	struct lossless_skb_cb *cb = lossless_skb_cb(skb);
+	unsigned int len = qdisc_pkt_len(skb);
+	struct lossless_port_prio *pp;
+	struct lossless_port *port;
+	int err = 0;
+
+	cb->port = NULL;
+	if (!skb->skb_iif)
+		return 0;
+	port = lossless_port_get(dev_net(qdisc_dev(sch)), skb->skb_iif);
+	if (!port)
+		return 0;
+	pp = &port->prio[prio];
+	spin_lock(&port->lock);
+	if (!port->dev || !(port->pfc_enable & BIT(prio))) {
+		spin_unlock(&port->lock);
+		lossless_port_put(port);
+		return 0;
+	}
+	if (pp->bytes + len > pp->xoff + pp->headroom) {
+		pp->headroom_drops++;
+		err = -ENOBUFS;
+	} else {
+		pp->bytes += len;
+		if (pp->bytes > pp->xoff) {
+			pp->peak_headroom = max(pp->peak_headroom, pp->bytes - pp->xoff);
+			if (!(port->xoff & BIT(prio))) {
+				port->xoff |= BIT(prio);
+				lossless_port_kick(port);
+			}
+		}
+	}
+	spin_unlock(&port->lock);
+	if (err) {
+		lossless_port_put(port);
+		return err;
+	}
+	cb->port = port;
+	cb->prio = prio;
+	return 0;
+}
+
+/* The packet leaves its queue, sent or dropped: release its charge. */
+void lossless_port_release(struct sk_buff *skb)
+{
+	struct lossless_skb_cb *cb = lossless_skb_cb(skb);
+	struct lossless_port *port = cb->port;
+	struct lossless_port_prio *pp;
+
+	if (!port)
+		return;
+	pp = &port->prio[cb->prio];
+	spin_lock(&port->lock);
+	pp->bytes -= qdisc_pkt_len(skb);
+	if ((port->xoff & BIT(cb->prio)) && pp->bytes <= pp->xon) {
+		port->xoff &= ~BIT(cb->prio);
+		if (port->dev)
+			lossless_port_kick(port);
+	}
+	spin_unlock(&port->lock);
+	cb->port = NULL;
+	lossless_port_put(port);
+}
+
+/*
+ * Copy the qdisc's settings into its port: the lossless priorities, the
+ * speed, and each priority's thresholds from the class it maps to. Under
+ * sch_tree_lock().
+ */
+void lossless_port_configure(struct Qdisc *sch)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_port *port = q->port;
+	int p;
+
+	spin_lock(&port->lock);
+	port->pfc_enable = q->pfc_enable;
+	port->speed_bps = q->speed * BITS_PER_BYTE;
+	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
+		const struct lossless_class *c = &q->classes[q->prio_map.tc[p]];
+		struct lossless_port_prio *pp = &port->prio[p];
+
+		pp->xoff = c->xoff;
+		pp->xon = c->xon;
+		pp->headroom = c->headroom ?: q->auto_headroom;
+		if ((port->xoff & BIT(p)) && pp->bytes <= pp->xon)
+			port->xoff &= ~BIT(p);
+	}
+	/* a priority no longer lossless, or no longer congested: tell the peer */
+	if (port->dev && (port->xoff & port->pfc_enable) != port->told)
+		lossless_port_kick(port);
+	spin_unlock(&port->lock);
+}
+
+/* The port's counters for traffic class @tc: the sum of its priorities. */
+void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
+			    struct lossless_port_stats *st)
+{
+	struct lossless_port *port = q->port;
+	int p;
+
+	memset(st, 0, sizeof(*st));
+	spin_lock_bh(&port->lock);
+	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
+		const struct lossless_port_prio *pp = &port->prio[p];
+
+		if (q->prio_map.tc[p] != tc)
+			continue;
+		st->xoff_sent += pp->xoff_sent;
+		st->xon_sent += pp->xon_sent;
+		st->headroom_drops += pp->headroom_drops;
+		st->peak_headroom = max(st->peak_headroom, pp->peak_headroom);
+		st->bytes += pp->bytes;
+	}
+	spin_unlock_bh(&port->lock);
+}
+
+/* qdisc init, under RTNL: the port of the qdisc's device. */
+int lossless_port_attach(struct Qdisc *sch)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct lossless_port *port;
+
+	ASSERT_RTNL();
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	refcount_set(&port->ref, 1);
+	write_pnet(&port->net, dev_net(dev));
+	port->ifindex = dev->ifindex;
+	spin_lock_init(&port->lock);
+	hrtimer_init(&port->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	port->timer.function = lossless_port_timer;
+	tasklet_setup(&port->tx, lossless_port_tx);
+	port->dev = dev;
+	/* the newest qdisc of a device takes its ingress (see the lookup) */
+	hash_add_rcu(lossless_ports, &port->node, port->ifindex);
+	q->port = port;
+	return 0;
+}
+
+/*
+ * qdisc destroy, under RTNL: no more charges or frames. Packets charged
+ * to the port elsewhere keep it until they leave their queues. A peer we
+ * paused resumes when its pause runs out.
+ */
+void lossless_port_detach(struct Qdisc *sch)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_port *port = q->port;
+
+	ASSERT_RTNL();
+	if (!port)
+		return;
+	hash_del_rcu(&port->node);
+	spin_lock_bh(&port->lock);
+	port->dev = NULL;
+	spin_unlock_bh(&port->lock);
+	/* neither rearms the other once dev is NULL */
+	hrtimer_cancel(&port->timer);
+	tasklet_kill(&port->tx);
+	q->port = NULL;
+	lossless_port_put(port);
+}
