@@ -97,6 +97,7 @@ struct lossless_port {
 struct lossless_port_stats {
 	u64 xoff_sent, xon_sent, headroom_drops;
 	u32 peak_headroom, bytes;
+	u8 pausing;		/* the peer is told to pause a priority */
 };
 
 struct lossless_sched_data {

@@ -350,7 +350,8 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 	    nla_put_u32(skb, TCA_LOSSLESS_STATS_HEADROOM_PEAK, ps.peak_headroom) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_HEADROOM_DROPS, ps.headroom_drops,
 			      TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u32(skb, TCA_LOSSLESS_STATS_INGRESS, ps.bytes))
+	    nla_put_u32(skb, TCA_LOSSLESS_STATS_INGRESS, ps.bytes) ||
+	    nla_put_u8(skb, TCA_LOSSLESS_STATS_PAUSING, ps.pausing))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -309,6 +309,8 @@ void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
 		st->headroom_drops += pp->headroom_drops;
 		st->peak_headroom = max(st->peak_headroom, pp->peak_headroom);
 		st->bytes += pp->bytes;
+		if (port->told & BIT(p))
+			st->pausing = 1;
 	}
 	spin_unlock_bh(&port->lock);
 }

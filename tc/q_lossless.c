@@ -781,6 +781,9 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_INGRESS], sizeof(__u32)))
 		print_uint(PRINT_ANY, "ingress_bytes", " ingress_bytes %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_INGRESS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PAUSING], sizeof(__u8)))
+		print_bool(PRINT_ANY, "pausing", " pausing %s",
+			   rta_getattr_u8(tb[TCA_LOSSLESS_STATS_PAUSING]));
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_HEADROOM], sizeof(__u32)))
 		print_uint(PRINT_ANY, "headroom", " headroom %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_HEADROOM]));

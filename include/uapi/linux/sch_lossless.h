@@ -94,6 +94,7 @@ enum {
 	TCA_LOSSLESS_STATS_HEADROOM_DROPS,/* u64, packets in dropped: headroom full */
 	TCA_LOSSLESS_STATS_INGRESS,	/* u32, bytes in from this port queued now */
 	TCA_LOSSLESS_STATS_MTU,		/* u32, bytes, the MTU headroom auto uses (qdisc only) */
+	TCA_LOSSLESS_STATS_PAUSING,	/* u8, 1: this port is pausing its peer for the class */
 	__TCA_LOSSLESS_STATS_MAX
 };
 

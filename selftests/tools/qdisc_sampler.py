@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""qdisc_sampler.py: sample lossless qdiscs over netlink, many times a second.
+
+    qdisc_sampler.py INTERVAL TC DEV [DEV...]
+
+In the current network namespace, every INTERVAL seconds until killed, dumps
+the root qdiscs (RTM_GETQDISC, one netlink request: no tc process per
+sample) and prints one line:
+
+    T  BACKLOG_1 INGRESS_1 PAUSING_1  BACKLOG_2 ...
+
+T in seconds from the start; per DEV: the root qdisc's backlog in bytes,
+and for traffic class TC the bytes charged to DEV as an ingress port
+(ingress_bytes) and 1 when DEV is pausing its peer for that class
+(pausing), else 0. A DEV without a lossless root qdisc prints -1s.
+"""
+import socket
+import struct
+import sys
+import time
+
+RTM_NEWQDISC, RTM_GETQDISC = 36, 38
+NLMSG_DONE, NLMSG_ERROR = 3, 2
+NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
+TCA_KIND, TCA_STATS2 = 1, 7
+TCA_STATS_QUEUE, TCA_STATS_APP = 3, 4
+# include/uapi/linux/sch_lossless.h, enum of TCA_LOSSLESS_STATS_*
+ST_CLASS, ST_TC, ST_INGRESS, ST_PAUSING = 1, 2, 18, 20
+TC_H_ROOT = 0xFFFFFFFF
+
+
+def attrs(buf):
+    """(type, payload) of each netlink attribute in buf."""
+    off = 0
+    while off + 4 <= len(buf):
+        alen, atype = struct.unpack_from("=HH", buf, off)
+        if alen < 4:
+            break
+        yield atype & 0x3FFF, buf[off + 4:off + alen]
+        off += (alen + 3) & ~3
+
+
+def lossless_stats(app, want_tc):
+    """(ingress_bytes, pausing) of traffic class want_tc in TCA_STATS_APP."""
+    for t, nest in attrs(app):
+        if t != ST_CLASS:
+            continue
+        a = dict(attrs(nest))
+        if ST_TC in a and struct.unpack("=I", a[ST_TC])[0] == want_tc:
+            ingress = struct.unpack("=I", a[ST_INGRESS])[0] if ST_INGRESS in a else -1
+            pausing = a[ST_PAUSING][0] if ST_PAUSING in a else -1
+            return ingress, pausing
+    return -1, -1
+
+
+def sample(sock, seq, ifindexes, want_tc):
+    req = struct.pack("=BxxxiIII", 0, 0, 0, 0, 0)
+    sock.send(struct.pack("=IHHII", 16 + len(req), RTM_GETQDISC,
+                          NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + req)
+    res = {}
+    while True:
+        data = sock.recv(1 << 20)
+        off = 0
+        while off + 16 <= len(data):
+            mlen, mtype, _, _, _ = struct.unpack_from("=IHHII", data, off)
+            if mtype in (NLMSG_DONE, NLMSG_ERROR):
+                return res
+            if mtype == RTM_NEWQDISC:
+                _, ifindex, _, parent, _ = struct.unpack_from("=BxxxiIII", data, off + 16)
+                if ifindex in ifindexes and parent == TC_H_ROOT:
+                    a = dict(attrs(data[off + 36:off + mlen]))
+                    if a.get(TCA_KIND, b"").rstrip(b"\0") == b"lossless" and TCA_STATS2 in a:
+                        st = dict(attrs(a[TCA_STATS2]))
+                        backlog = struct.unpack_from("=II", st[TCA_STATS_QUEUE])[1]
+                        res[ifindex] = (backlog,) + lossless_stats(st.get(TCA_STATS_APP, b""),
+                                                                    want_tc)
+            off += (mlen + 3) & ~3
+
+
+def main():
+    interval, want_tc, devs = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    ifindexes = [socket.if_nametoindex(d) for d in devs]
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    t0 = time.monotonic()
+    seq = 0
+    while True:
+        seq += 1
+        res = sample(sock, seq, set(ifindexes), want_tc)
+        cols = []
+        for i in ifindexes:
+            cols.extend(res.get(i, (-1, -1, -1)))
+        print("%.3f %s" % (time.monotonic() - t0, " ".join(str(c) for c in cols)), flush=True)
+        time.sleep(interval)
+
+
+if __name__ == "__main__":
+    main()
