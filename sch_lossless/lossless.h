@@ -119,6 +119,7 @@ struct lossless_sched_data {
 	struct lossless_shaper shaper;
 	struct qdisc_skb_head ctl;	/* MAC Control frames: first out, never paused */
 	struct list_head active;	/* ETS classes with packets, DRR order */
+	u8 strict_busy;			/* bit n: strict class n has packets */
 	struct lossless_class classes[TC_LOSSLESS_NUM_TC];
 
 	/* PFC received (lossless_pfc_rx.c) */

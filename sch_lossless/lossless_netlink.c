@@ -222,8 +222,16 @@ static int lossless_derive(struct Qdisc *sch, struct nlattr **tb, struct lossles
 				       LOSSLESS_HEADROOM_MIN_MTU, LOSSLESS_HEADROOM_MAX_MTU);
 	mbps = clamp_t(u64, div_u64(s->speed * BITS_PER_BYTE, 1000000), 1,
 		       LOSSLESS_HEADROOM_MAX_SPEED);
-	if (s->response)
+	if (s->response) {
 		quanta = lossless_pfc_ns_to_quanta(s->response, s->speed * BITS_PER_BYTE);
+		/* a peer slower than the longest pause cannot be paused in time */
+		if (lossless_pfc_quanta_to_ns(quanta, s->speed * BITS_PER_BYTE) < s->response) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_RESPONSE] ?:
+					    tb[TCA_LOSSLESS_SPEED] ?: tb[TCA_LOSSLESS_RATE],
+					    "response is longer than the longest pause (65535 quanta) at this speed");
+			return -EINVAL;
+		}
+	}
 	if (lossless_headroom_soft(mbps, s->cable, s->mtu, quanta, &hr)) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot compute the headroom from speed, cable and mtu");
 		return -EINVAL;

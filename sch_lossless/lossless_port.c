@@ -21,10 +21,10 @@
  *                            (headroom_drops): the peer did not stop in
  *                            time, the headroom was too small
  *
- * Frames go out of the port's device from the port's timer (a soft
- * hrtimer, so never under another qdisc's lock): kicked at once when a
- * priority changes state, then again before the pause it asked for runs
- * out (lossless_pfc_refresh_ns()) while any priority stays congested.
+ * Frames go out of the port's device from the port's tasklet (softirq,
+ * so never under another qdisc's lock): scheduled at once when a priority
+ * changes state, and by the port's hrtimer before the pause it asked for
+ * runs out (lossless_pfc_refresh_ns()) while any priority stays congested.
  * One frame carries the state of every priority that changed or needs
  * refreshing; an XOFF asks for the longest pause (65535 quanta) so that a
  * lost refresh costs nothing but the refresh period.
@@ -34,8 +34,9 @@
  * owner's reference and the references of all charged packets are gone.
  * port->lock (taken with BHs off, inside the qdisc root locks, never the
  * other way round) protects the state and counters; the owner's detach
- * clears port->dev under it and then cancels the timer, which waits for a
- * running callback, so the callback may use the device it read.
+ * clears port->dev under it, then cancels the timer and kills the
+ * tasklet, which wait for a running callback, so the tasklet may use the
+ * device it read. Neither re-arms the other once port->dev is NULL.
  */
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>

@@ -170,9 +170,13 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (c->ecn.enabled)
 		lossless_mark(c, skb);
 
-	if (!c->q.qlen && c->quantum) {
-		c->deficit = c->quantum;
-		list_add_tail(&c->alist, &q->active);
+	if (!c->q.qlen) {
+		if (c->quantum) {
+			c->deficit = c->quantum;
+			list_add_tail(&c->alist, &q->active);
+		} else {
+			q->strict_busy |= BIT(tc);
+		}
 	}
 	__qdisc_enqueue_tail(skb, &c->q);
 	c->qstats.backlog += len;
@@ -186,12 +190,17 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 /* Take the head packet of class @c off the queues. */
 static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c)
 {
+	struct lossless_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = __qdisc_dequeue_head(&c->q);
 
 	lossless_port_release(skb);
 	c->qstats.backlog -= qdisc_pkt_len(skb);
-	if (!c->q.qlen && c->quantum)
-		list_del_init(&c->alist);
+	if (!c->q.qlen) {
+		if (c->quantum)
+			list_del_init(&c->alist);
+		else
+			q->strict_busy &= ~BIT(c - q->classes);
+	}
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	return skb;
@@ -205,13 +214,10 @@ static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_cla
 static struct lossless_class *lossless_pick(struct lossless_sched_data *q, u8 paused)
 {
 	struct lossless_class *c, *first_paused = NULL;
-	int tc;
+	u8 strict = q->strict_busy & ~paused;
 
-	for (tc = TC_LOSSLESS_NUM_TC - 1; tc >= 0; tc--) {
-		c = &q->classes[tc];
-		if (c->q.qlen && !c->quantum && !(paused & BIT(tc)))
-			return c;
-	}
+	if (strict)
+		return &q->classes[fls(strict) - 1];
 	while (!list_empty(&q->active)) {
 		c = list_first_entry(&q->active, struct lossless_class, alist);
 		if (paused & BIT(c - q->classes)) {
@@ -305,12 +311,19 @@ void lossless_trim(struct Qdisc *sch)
 void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_class *c,
 				u32 quantum)
 {
+	u8 bit = BIT(c - q->classes);
+
 	if (c->quantum && c->q.qlen)
 		list_del_init(&c->alist);
+	q->strict_busy &= ~bit;
 	c->quantum = quantum;
-	if (quantum && c->q.qlen) {
+	if (!c->q.qlen)
+		return;
+	if (quantum) {
 		c->deficit = quantum;
 		list_add_tail(&c->alist, &q->active);
+	} else {
+		q->strict_busy |= bit;
 	}
 }
 
@@ -366,6 +379,7 @@ static void lossless_reset(struct Qdisc *sch)
 		list_del_init(&c->alist);
 	}
 	__qdisc_reset_queue(&q->ctl);
+	q->strict_busy = 0;
 	sch->qstats.backlog = 0;
 	sch->q.qlen = 0;
 	qdisc_watchdog_cancel(&q->watchdog);

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# selftest-timeout: 600
 # selftest-group: timing (PFC's reaction time decides the headroom used)
 #
 # Zero loss: 2, 4 and 8 senders into one receiver through a software

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# selftest-timeout: 400
 # selftest-group: timing (PFC's reaction time decides the headroom used)
 #
 # PFC transmit, on the wire and hop by hop:

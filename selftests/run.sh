@@ -10,6 +10,8 @@
 # after it, scripts/dmesg-check reads the log and a report of any kind
 # (WARN, BUG, Call Trace, lockdep, KASAN...) fails the test and is printed.
 # A test's exit status: 0 pass, 4 skip (kselftest), anything else fail.
+# The time limit is SELFTEST_TIMEOUT seconds (default 300), or what a
+# "# selftest-timeout: S" line in the test asks for, if more.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -27,9 +29,11 @@ for t in "$@"; do
 	name=${t##*/}
 	path=$t
 	[ -f "$path" ] || path=$here/$t
+	limit=$(sed -n 's/^# selftest-timeout: \([0-9][0-9]*\).*/\1/p' "$path" | head -n 1)
+	[ -n "$limit" ] && [ "$limit" -gt "$tmo" ] || limit=$tmo
 	dmesg -C
 	start=$(date +%s)
-	out=$(timeout --kill-after=10 "$tmo" bash "$path" 2>&1)
+	out=$(timeout --kill-after=10 "$limit" bash "$path" 2>&1)
 	rc=$?
 	secs=$(($(date +%s) - start))
 	report=$("$top/scripts/dmesg-check" --clear)
@@ -43,7 +47,7 @@ $report"
 	case $rc in
 	0) echo "ok $n selftests: $name" ;;
 	4) echo "ok $n selftests: $name # SKIP $(echo "$out" | sed -n 's/.*# SKIP //p' | tail -n 1)" ;;
-	124|137) echo "not ok $n selftests: $name # TIMEOUT ${tmo}s" ;;
+	124|137) echo "not ok $n selftests: $name # TIMEOUT ${limit}s" ;;
 	*) echo "not ok $n selftests: $name # exit=$rc" ;;
 	esac
 done

@@ -239,21 +239,38 @@ static int lossless_get_response(__u32 *ns, const char *str)
 	double v;
 	size_t i;
 
-	if (!*str || *str == '-')
+	/* digits and a point only: no sign, hex, "inf" or "nan" */
+	if (*str < '0' || *str > '9' || strspn(str, "0123456789.") == 0)
 		return -1;
 	v = strtod(str, &end);
-	if (end == str)
+	if (end == str || end != str + strspn(str, "0123456789."))
 		return -1;
 	for (i = 0; units[i].unit; i++) {
 		if (strcmp(end, units[i].unit) == 0) {
 			v *= units[i].ns;
-			if (v > 1e9)
+			/* 0 is the default; anything else is at least 1 ns */
+			if (v > 1e9 || (v > 0 && v < 1))
 				return -1;
 			*ns = (__u32)(v + 0.5);
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* "100" or "100m", as the dump prints it: metres, at most 100000 */
+static int lossless_get_metres(__u32 *m, const char *str)
+{
+	char *end;
+	unsigned long v;
+
+	if (*str < '0' || *str > '9')
+		return -1;
+	v = strtoul(str, &end, 10);
+	if ((*end && strcmp(end, "m")) || v > 100000)
+		return -1;
+	*m = v;
+	return 0;
 }
 
 /* A time in ns as text: the largest unit that keeps it whole */
@@ -365,8 +382,8 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			NEXT_ARG();
 			if (have_cable)
 				duparg("cable", *argv);
-			if (*argv[0] == '-' || get_u32(&cable, *argv, 10) || cable > 100000)
-				invarg("\"cable\" is 0 to 100000 metres", *argv);
+			if (lossless_get_metres(&cable, *argv))
+				invarg("\"cable\" is 0 to 100000 metres (\"m\" may follow)", *argv);
 			have_cable = true;
 		} else if (strcmp(*argv, "mtu") == 0) {
 			NEXT_ARG();
