@@ -78,9 +78,13 @@ for n in 2 4 8; do
 	sdrop=$(json "$out/rx.json" 'd["socket_drops"]')
 	flows=$(json "$out/rx.json" 'len(d["flows"])')
 	# shellcheck disable=SC2086
-	read -r xoff xon hdrop left peak < <(python3 "$TOOLS/class_stats.py" "$sw" 3 \
-		pfc_tx_xoff,pfc_tx_xon,headroom_drops,ingress_bytes,headroom_peak $ports |
-		awk '{ v[NR] = $2; m = $3 } END { print v[1], v[2], v[3], v[4], m }')
+	python3 "$TOOLS/class_stats.py" "$sw" 3 \
+		pfc_tx_xoff,pfc_tx_xon,headroom_drops,ingress_bytes,headroom_peak $ports > "$out/sw"
+	xoff=$(awk '$1 == "pfc_tx_xoff" { print $2 }' "$out/sw")
+	xon=$(awk '$1 == "pfc_tx_xon" { print $2 }' "$out/sw")
+	hdrop=$(awk '$1 == "headroom_drops" { print $2 }' "$out/sw")
+	left=$(awk '$1 == "ingress_bytes" { print $2 }' "$out/sw")
+	peak=$(awk '$1 == "headroom_peak" { print $3 }' "$out/sw")
 	drops=$(qdisc_stat "$sw" prx drops)
 	paused=0
 	for i in $(seq "$n"); do
