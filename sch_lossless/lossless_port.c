@@ -124,6 +124,7 @@ static void lossless_port_tx(struct tasklet_struct *t)
 	struct net_device *dev;
 	u8 xoff, xon, changed;
 	u64 now, refresh;
+	bool sent;
 	int p;
 
 	spin_lock(&port->lock);
@@ -144,14 +145,9 @@ static void lossless_port_tx(struct tasklet_struct *t)
 	 */
 	xon = changed & ~xoff;
 	pfc.enable = xoff | xon;
-	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
-		if (xoff & BIT(p)) {
+	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++)
+		if (xoff & BIT(p))
 			pfc.quanta[p] = LOSSLESS_XOFF_QUANTA;
-			port->prio[p].xoff_sent++;
-		} else if (xon & BIT(p)) {
-			port->prio[p].xon_sent++;
-		}
-	}
 	port->told = xoff;
 	if (xoff) {
 		refresh = lossless_pfc_refresh_ns(LOSSLESS_XOFF_QUANTA, port->speed_bps);
@@ -160,25 +156,27 @@ static void lossless_port_tx(struct tasklet_struct *t)
 	}
 	spin_unlock(&port->lock);
 
-	if (!lossless_port_send(dev, &pfc)) {
-		/* not sent: take the counts back and try again soon */
-		spin_lock(&port->lock);
+	sent = lossless_port_send(dev, &pfc);
+
+	spin_lock(&port->lock);
+	if (sent) {
 		for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
 			if (xoff & BIT(p))
-				port->prio[p].xoff_sent--;
+				port->prio[p].xoff_sent++;
 			else if (xon & BIT(p))
-				port->prio[p].xon_sent--;
+				port->prio[p].xon_sent++;
 		}
+	} else {
+		/* not sent: what changed is still to tell, try again soon */
 		port->told ^= changed;
 		port->refresh_at = now;
 		if (port->dev)
 			hrtimer_start(timer, LOSSLESS_RETRY_NS, HRTIMER_MODE_REL);
-		spin_unlock(&port->lock);
-		return;
 	}
-	if (xoff)
+	spin_unlock(&port->lock);
+	if (sent && xoff)
 		trace_lossless_xoff_sent(dev, xoff, LOSSLESS_XOFF_QUANTA);
-	if (xon)
+	if (sent && xon)
 		trace_lossless_xon_sent(dev, xon, 0);
 	return;
 
@@ -189,7 +187,7 @@ unlock:
 /*
  * lossless_port_charge() - charge a packet to the port it came in through
  * @sch: the qdisc about to queue it (its root lock held)
- * @skb: the packet
+ * @skb: the packet, forwarded (skb_iif set) and marked uncharged
  * @prio: its priority
  *
  * Return: 0 when queued may go on (charged or not chargeable), -ENOBUFS
@@ -203,9 +201,6 @@ int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio)
 	struct lossless_port *port;
 	int err = 0;
 
-	cb->port = NULL;
-	if (!skb->skb_iif)
-		return 0;
 	port = lossless_port_get(dev_net(qdisc_dev(sch)), skb->skb_iif);
 	if (!port)
 		return 0;

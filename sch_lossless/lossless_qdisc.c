@@ -122,7 +122,6 @@ static int lossless_enqueue_ctl(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (unlikely(q->ctl.qlen >= LOSSLESS_CTL_LIMIT))
 		return qdisc_drop(skb, sch, to_free);
-	lossless_skb_uncharged(skb);
 	__qdisc_enqueue_tail(skb, &q->ctl);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
@@ -152,6 +151,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		c->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+	lossless_skb_uncharged(skb);
 	if (skb->skb_iif) {
 		/*
 		 * A packet from another port no longer belongs to its sender's
@@ -159,13 +159,11 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		 * sender for what queues here (veth keeps the socket).
 		 */
 		skb_orphan(skb);
-	}
-	/* charged to its ingress port; over that port's headroom: dropped */
-	if (prio < 0 || !skb->skb_iif) {
-		lossless_skb_uncharged(skb);
-	} else if (lossless_port_charge(sch, skb, prio)) {
-		c->qstats.drops++;
-		return qdisc_drop(skb, sch, to_free);
+		/* charged to its ingress port; over its headroom: dropped */
+		if (prio >= 0 && lossless_port_charge(sch, skb, prio)) {
+			c->qstats.drops++;
+			return qdisc_drop(skb, sch, to_free);
+		}
 	}
 	if (c->ecn.enabled)
 		lossless_mark(c, skb);

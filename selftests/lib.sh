@@ -222,25 +222,9 @@ sink_wait() {
 
 # xstat NS DEV TC FIELD: a per-class counter of the lossless root qdisc of
 # DEV from its statistics (tc -s -j qdisc show: every class is listed there,
-# since iproute2 6.1 prints no JSON for classes).
+# since iproute2 6.1 prints no JSON for classes); -1 when unreadable.
 xstat() {
-	ip netns exec "$1" tc -s -j qdisc show dev "$2" root | python3 -c '
-import json, sys
-def find(o):
-    if isinstance(o, dict):
-        if "classes" in o:
-            return o["classes"]
-        for v in o.values():
-            r = find(v)
-            if r is not None:
-                return r
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None:
-                return r
-classes = find(json.load(sys.stdin))
-print([c for c in classes if c["tc"] == int(sys.argv[1])][0][sys.argv[2]])' "$3" "$4" || echo -1
+	class_sum "$1" "$3" "$4" "$2"
 }
 
 # class_sum NS TC FIELD DEV...: FIELD of traffic class TC summed over the
@@ -316,11 +300,19 @@ fabric_ns() {
 	eval "echo \$s$1"
 }
 
-# fabric_qdiscs SWITCH_OPTS RX_PORT_OPTS HOST_OPTS: a lossless root qdisc
-# on every port of the switch (SWITCH_OPTS; prx gets RX_PORT_OPTS too)
-# and on every host's eth0 (HOST_OPTS).
+# fabric_qdiscs SWITCH_OPTS RX_PORT_OPTS HOST_OPTS [CLASS_OPTS]: a new
+# lossless root qdisc (counters at 0) on every port of the switch
+# (SWITCH_OPTS; prx gets RX_PORT_OPTS too) and on every host's eth0
+# (HOST_OPTS); CLASS_OPTS, if given, on class 1:4 (priority 3, the lossless
+# one in the PFC tests) of every switch port.
 fabric_qdiscs() {
-	local i ns
+	local i ns d
+	tc -n "$sw" qdisc del dev prx root 2>/dev/null
+	tc -n "$rx" qdisc del dev eth0 root 2>/dev/null
+	for i in $(seq "$FABRIC_N"); do
+		tc -n "$sw" qdisc del dev "p$i" root 2>/dev/null
+		tc -n "$(fabric_ns "$i")" qdisc del dev eth0 root 2>/dev/null
+	done
 	# shellcheck disable=SC2086
 	{
 		tc -n "$sw" qdisc add dev prx root handle 1: lossless $1 $2 || return 1
@@ -330,5 +322,26 @@ fabric_qdiscs() {
 			tc -n "$sw" qdisc add dev "p$i" root handle 1: lossless $1 || return 1
 			tc -n "$ns" qdisc add dev eth0 root handle 1: lossless $3 || return 1
 		done
+		[ -n "${4:-}" ] || return 0
+		for d in prx $(seq -f "p%g" "$FABRIC_N"); do
+			tc -n "$sw" class change dev "$d" classid 1:4 lossless $4 || return 1
+		done
 	}
+}
+
+# send_prio3 COUNT SIZE NS...: from each NS (the I-th: flow I), COUNT
+# udpgen datagrams of SIZE payload bytes to 192.0.2.100 port 9000 with
+# DSCP 24 (priority 3), on CPU 0 (see fabric); udpgen's JSON in
+# $out/txI.json. Returns when all are sent.
+send_prio3() {
+	local count=$1 size=$2 ns i=0 pids=()
+	shift 2
+	for ns in "$@"; do
+		i=$((i + 1))
+		ip netns exec "$ns" taskset -c 0 "$TOOLS/udpgen" --dst 192.0.2.100 --port 9000 \
+			--size "$size" --count "$count" --tos 0x60 --flow "$i" --recverr \
+			> "$out/tx$i.json" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
 }

@@ -40,30 +40,13 @@ fabric 8 || { echo "# cannot build the fabric"; exit 1; }
 
 # run N PFC: N senders, TOTAL datagrams; the receiver's JSON in $out/rx.json
 run() {
-	local n=$1 pfc=$2 i ns count d pids=()
-	local sw_opts=${SW_OPTS/pfc 3/pfc $pfc}
-	for i in $(seq 8); do
-		tc -n "$(fabric_ns "$i")" qdisc del dev eth0 root 2>/dev/null
-		tc -n "$sw" qdisc del dev "p$i" root 2>/dev/null
-	done
-	tc -n "$sw" qdisc del dev prx root 2>/dev/null
-	tc -n "$rx" qdisc del dev eth0 root 2>/dev/null
-	fabric_qdiscs "$sw_opts" "$RX_OPTS" "$HOST_OPTS" || return 1
-	for d in prx $(seq -f "p%g" 8); do
-		# shellcheck disable=SC2086
-		tc -n "$sw" class change dev "$d" classid 1:4 lossless $CLASS_OPTS || return 1
-	done
+	local n=$1 pfc=$2 count
+	fabric_qdiscs "${SW_OPTS/pfc 3/pfc $pfc}" "$RX_OPTS" "$HOST_OPTS" "$CLASS_OPTS" || return 1
 	count=$((TOTAL / n))
 	sink_start "$rx" "$out/rx.json" --port 9000 --idle 4 --count $((count * n)) \
 		--rcvbuf 8388608
-	for i in $(seq "$n"); do
-		ns=$(fabric_ns "$i")
-		ip netns exec "$ns" taskset -c 0 "$TOOLS/udpgen" --dst 192.0.2.100 --port 9000 \
-			--size $SIZE --count "$count" --tos 0x60 --flow "$i" --recverr \
-			> "$out/tx$i.json" &
-		pids+=($!)
-	done
-	wait "${pids[@]}"
+	# shellcheck disable=SC2046
+	send_prio3 "$count" "$SIZE" $(for i in $(seq "$n"); do fabric_ns "$i"; done)
 	sink_wait
 }
 

@@ -38,25 +38,9 @@ SW_OPTS="trust dscp pfc 3 speed 50mbit response 20ms"
 HOST_OPTS="trust dscp pfc 3 rate 50mbit"
 RX_OPTS="rate 3mbit buffer 1m"
 
-# send NS...: COUNT datagrams from each NS to 192.0.2.100, priority 3
-send() {
-	local ns i=0 pids=()
-	for ns in "$@"; do
-		i=$((i + 1))
-		ip netns exec "$ns" taskset -c 0 "$TOOLS/udpgen" --dst 192.0.2.100 --port 9000 \
-			--size $SIZE --count $COUNT --tos 0x60 --flow "$i" --recverr > /dev/null &
-		pids+=($!)
-	done
-	wait "${pids[@]}"
-}
-
 fabric 2 || { echo "# cannot build the fabric"; exit 1; }
-fabric_qdiscs "$SW_OPTS" "$RX_OPTS" "$HOST_OPTS"
+fabric_qdiscs "$SW_OPTS" "$RX_OPTS" "$HOST_OPTS" "xoff 16k xon 8k"
 check_err $? "cannot set the qdiscs up"
-for d in prx p1 p2; do
-	tc -n "$sw" class change dev "$d" classid 1:4 lossless xoff 16k xon 8k
-	check_err $? "cannot set class 1:4 of $d"
-done
 
 # --- 1. the frames on the wire ---------------------------------------
 ip netns exec "$s1" dumpcap -q -i eth0 -f "ether proto 0x8808" -w "$out/pfc.pcapng" \
@@ -68,7 +52,7 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 sink_start "$rx" "$out/rx.json" --port 9000 --idle 4 --count $((2 * COUNT)) --rcvbuf 8388608
-send "$s1" "$s2"
+send_prio3 $COUNT $SIZE "$s1" "$s2"
 sink_wait
 sleep 0.5
 kill -INT $cap
@@ -115,7 +99,7 @@ for d in p1 p2; do
 	check_err $? "cannot set headroom 1514 on $d"
 done
 sink_start "$rx" "$out/rx.json" --port 9000 --idle 4 --count $((2 * COUNT)) --rcvbuf 8388608
-send "$s1" "$s2"
+send_prio3 $COUNT $SIZE "$s1" "$s2"
 sink_wait
 hdrop2=$(class_sum "$sw" 3 headroom_drops p1 p2)
 rcv=$(json "$out/rx.json" 'd["total"]["packets"]')
@@ -161,7 +145,7 @@ for d in "$A a1" "$A a2" "$A aup" "$B bdn" "$B brx"; do
 	check_err $? "cannot set the qdisc of $dev up"
 done
 sink_start "$r" "$out/rx.json" --port 9000 --idle 4 --count $((2 * COUNT)) --rcvbuf 8388608
-send "$h1" "$h2"
+send_prio3 $COUNT $SIZE "$h1" "$h2"
 sink_wait
 rcv=$(json "$out/rx.json" 'd["total"]["packets"]')
 b_xoff=$(class_sum "$B" 3 pfc_tx_xoff bdn)
