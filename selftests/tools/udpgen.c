@@ -467,6 +467,9 @@ int main(int argc, char **argv)
 			r = sendmmsg(fd, msgs + i, n - i, 0);
 			if (r > 0) {
 				i += r;
+				/* a signal cuts a batch short without EINTR */
+				if (atomic_load(&udpgen_stop))
+					break;
 				continue;
 			}
 			if (errno == EINTR) {
