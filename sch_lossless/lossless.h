@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/netfilter.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <net/sch_generic.h>
 #include <net/gen_stats.h>
 #include <net/pkt_sched.h>
@@ -20,6 +21,7 @@
 #include "lossless_mark.h"
 #include "lossless_pfc.h"
 #include "lossless_shaper.h"
+#include "lossless_wd.h"
 
 #define LOSSLESS_DEFAULT_BUFFER	(4U << 20)	/* bytes */
 #define LOSSLESS_MAX_SIZE	LOSSLESS_MAX_BURST	/* bytes: buffer, limit, kmax, burst */
@@ -53,6 +55,7 @@ struct lossless_class {
 	u64 ecn_marked;
 	u64 limit_drops;
 	u64 buffer_drops;
+	u64 hook_remapped;		/* hook-flow packets moved into the class */
 	u32 peak_backlog;		/* bytes */
 };
 
@@ -61,6 +64,7 @@ struct lossless_pause {
 	u64 until;	/* ns: paused while now < until */
 	u64 start;	/* ns: time before this is in total_ns */
 	u64 total_ns;	/* time paused, up to start */
+	u64 xoff_until;	/* ns: end of the last XOFF's pause (an XON cuts it short) */
 };
 
 /* One priority of an ingress port (lossless_port.c), under port->lock */
@@ -88,6 +92,7 @@ struct lossless_port {
 	u8 pfc_enable;			/* lossless priorities */
 	u8 xoff;			/* congested: over xoff, not yet down to xon */
 	u8 told;			/* paused, as the last frame told the peer */
+	bool uplink;			/* one of the switch's uplinks (READ_ONCE) */
 	u64 refresh_at;			/* ns: send the XOFFs again */
 	u64 speed_bps;
 	struct lossless_port_prio prio[LOSSLESS_PFC_NUM_PRIO];
@@ -98,6 +103,25 @@ struct lossless_port_stats {
 	u64 xoff_sent, xon_sent, headroom_drops;
 	u32 peak_headroom, bytes;
 	u8 pausing;		/* the peer is told to pause a priority */
+};
+
+/*
+ * The PFC watchdog of a port (lossless_pfcwd.c). Its timer polls every
+ * class under the qdisc's root lock, which guards all of this; the masks
+ * are read by enqueue and dequeue under the same lock.
+ */
+struct lossless_pfcwd {
+	struct lossless_wd_config cfg;
+	struct timer_list timer;
+	struct Qdisc *sch;
+	u64 last_poll;			/* ns */
+	u8 ignore;			/* classes whose pauses are ignored (forward) */
+	u8 drop;			/* classes whose packets are dropped (drop) */
+	u8 pfc_off;			/* priorities it turned PFC off for */
+	struct lossless_wd_queue queue[TC_LOSSLESS_NUM_TC];
+	u64 last_sent[TC_LOSSLESS_NUM_TC];	/* packets, at the last poll */
+	u64 last_paused[TC_LOSSLESS_NUM_TC];	/* ns paused, at the last poll */
+	u64 dropped[TC_LOSSLESS_NUM_TC];
 };
 
 struct lossless_sched_data {
@@ -114,6 +138,10 @@ struct lossless_sched_data {
 	u32 mtu;			/* bytes, headroom auto */
 	u32 response;			/* ns the peer takes to stop; 0: IEEE's */
 	u32 auto_headroom;		/* bytes, headroom auto */
+	bool uplink;			/* the port is an uplink */
+	u8 hook_remap[TC_LOSSLESS_NUM_PRIO];	/* hook flows: priority -> priority */
+	u8 hook_mask;			/* priorities remapped here (uplink only) */
+	u8 hook_dscp[TC_LOSSLESS_NUM_PRIO];	/* DSCP a flow moved to a priority gets */
 
 	/* read-write on every packet */
 	struct lossless_shaper shaper;
@@ -134,6 +162,7 @@ struct lossless_sched_data {
 	struct nf_hook_ops pfc_hook;	/* PFC frames in */
 	struct net *pfc_net;		/* where pfc_hook is registered */
 	struct lossless_port *port;	/* this device as an ingress port */
+	struct lossless_pfcwd wd;
 };
 
 /* What a queued packet carries in its qdisc control block */
@@ -161,6 +190,7 @@ static inline struct lossless_class *lossless_class_of(struct Qdisc *sch, unsign
 }
 
 /* lossless_qdisc.c */
+struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c);
 void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_class *c,
 				u32 quantum);
 
@@ -169,6 +199,18 @@ int lossless_pfc_rx_init(struct Qdisc *sch);
 void lossless_pfc_rx_destroy(struct Qdisc *sch);
 u8 lossless_paused_classes(struct lossless_sched_data *q, u64 now, u64 *next);
 u64 lossless_pause_us(struct lossless_sched_data *q, int tc);
+void lossless_pause_read(struct lossless_sched_data *q, u8 prios, u64 now,
+			 u64 *paused_ns, u64 *last_xoff);
+u8 lossless_tc_prios(const struct lossless_sched_data *q, int tc);
+
+/* lossless_hook.c */
+u8 lossless_hook_remap(struct lossless_sched_data *q, struct sk_buff *skb, u8 from);
+
+/* lossless_pfcwd.c */
+void lossless_pfcwd_init(struct Qdisc *sch);
+void lossless_pfcwd_set(struct Qdisc *sch, const struct lossless_wd_config *cfg, u8 pfc_on);
+void lossless_pfcwd_start(struct Qdisc *sch);
+void lossless_pfcwd_stop(struct Qdisc *sch);
 
 /* lossless_port.c */
 int lossless_port_attach(struct Qdisc *sch);
@@ -176,6 +218,7 @@ void lossless_port_detach(struct Qdisc *sch);
 void lossless_port_configure(struct Qdisc *sch);
 int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio);
 void lossless_port_release(struct sk_buff *skb);
+bool lossless_port_uplink(struct Qdisc *sch, int ifindex);
 void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
 			    struct lossless_port_stats *st);
 

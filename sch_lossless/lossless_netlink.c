@@ -32,6 +32,14 @@ static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
 	[TCA_LOSSLESS_CABLE]		= { .type = NLA_U32 },
 	[TCA_LOSSLESS_MTU]		= { .type = NLA_U32 },
 	[TCA_LOSSLESS_RESPONSE]		= { .type = NLA_U32 },
+	[TCA_LOSSLESS_PFCWD_DETECT]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_PFCWD_RESTORE]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_PFCWD_ACTION]	= { .type = NLA_U8 },
+	[TCA_LOSSLESS_PFCWD_LIMIT]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_PFCWD_WINDOW]	= { .type = NLA_U32 },
+	[TCA_LOSSLESS_PFCWD_OFF]	= { .type = NLA_U8 },
+	[TCA_LOSSLESS_UPLINK]		= { .type = NLA_U8 },
+	[TCA_LOSSLESS_HOOK_REMAP]	= { .type = NLA_BINARY },
 };
 
 #define LOSSLESS_DEFAULT_SPEED	(10000000000ULL / 8)	/* bytes/s: 10 Gbit/s */
@@ -49,10 +57,14 @@ struct lossless_settings {
 	u32 cable;
 	u32 mtu_cfg;
 	u32 response;
+	struct lossless_wd_config wd;
+	bool uplink;
+	u8 hook_remap[TC_LOSSLESS_NUM_PRIO];
 	/* derived */
 	u64 speed;
 	u32 mtu;
 	u32 auto_headroom;
+	u8 hook_dscp[TC_LOSSLESS_NUM_PRIO];
 };
 
 /* A map attribute: exactly @n entries, each below 8. */
@@ -183,6 +195,126 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 	return 0;
 }
 
+/* Read an optional u32 attribute into @v; false if it is outside [lo, hi]. */
+static bool lossless_u32_in(const struct nlattr *a, u32 lo, u32 hi, u32 *v)
+{
+	if (!a)
+		return true;
+	*v = nla_get_u32(a);
+	return *v >= lo && *v <= hi;
+}
+
+/* pfcwd, pfcwd-limit: ranges; restore defaults to detect. */
+static int lossless_validate_wd(struct nlattr **tb, struct lossless_settings *s,
+				struct netlink_ext_ack *extack)
+{
+	struct lossless_wd_config *wd = &s->wd;
+	struct nlattr *a;
+
+	if (tb[TCA_LOSSLESS_PFCWD_OFF]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_LOSSLESS_PFCWD_OFF],
+				    "pfcwd-off is read only: list the priorities in pfc to turn PFC on again");
+		return -EINVAL;
+	}
+	a = tb[TCA_LOSSLESS_PFCWD_DETECT];
+	if (a) {
+		wd->detect_ms = nla_get_u32(a);
+		if (wd->detect_ms && (wd->detect_ms < LOSSLESS_WD_MIN_DETECT ||
+				      wd->detect_ms > LOSSLESS_WD_MAX_DETECT)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "pfcwd detect must be 10 to 5000 ms (0: off)");
+			return -EINVAL;
+		}
+	}
+	a = tb[TCA_LOSSLESS_PFCWD_RESTORE];
+	if (!lossless_u32_in(a, LOSSLESS_WD_MIN_RESTORE, LOSSLESS_WD_MAX_RESTORE,
+			     &wd->restore_ms)) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "pfcwd restore must be 10 to 60000 ms");
+		return -EINVAL;
+	}
+	if (!wd->restore_ms)
+		wd->restore_ms = wd->detect_ms;
+	a = tb[TCA_LOSSLESS_PFCWD_ACTION];
+	if (a) {
+		wd->action = nla_get_u8(a);
+		if (wd->action >= __TC_LOSSLESS_PFCWD_ACTION_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "pfcwd action must be drop, forward or alert");
+			return -EINVAL;
+		}
+	}
+	a = tb[TCA_LOSSLESS_PFCWD_LIMIT];
+	if (!lossless_u32_in(a, 0, LOSSLESS_WD_MAX_LIMIT, &wd->limit)) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "pfcwd-limit must be 0 to 16 detections (0: never)");
+		return -EINVAL;
+	}
+	a = tb[TCA_LOSSLESS_PFCWD_WINDOW];
+	if (!lossless_u32_in(a, 1, LOSSLESS_WD_MAX_WINDOW, &wd->window_s)) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "pfcwd-limit window must be 1 to 86400 s");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * uplink, hook-remap: each move goes from a lossless priority to another
+ * lossless one that trust dscp can name, and never round in a circle.
+ * Checked when the request sets the map or the lossless priorities.
+ */
+static int lossless_validate_hook(struct nlattr **tb, struct lossless_settings *s,
+				  struct netlink_ext_ack *extack)
+{
+	struct nlattr *a = tb[TCA_LOSSLESS_HOOK_REMAP];
+	int p, d, n;
+
+	if (tb[TCA_LOSSLESS_UPLINK])
+		s->uplink = nla_get_u8(tb[TCA_LOSSLESS_UPLINK]);
+	if (a) {
+		if (!lossless_map_ok(a, TC_LOSSLESS_NUM_PRIO)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "hook-remap must map the 8 priorities to priorities 0 to 7");
+			return -EINVAL;
+		}
+		memcpy(s->hook_remap, nla_data(a), TC_LOSSLESS_NUM_PRIO);
+	}
+	a = a ?: tb[TCA_LOSSLESS_PFC];
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
+		u8 to = s->hook_remap[p], x = p;
+
+		s->hook_dscp[p] = 0;
+		for (d = TC_LOSSLESS_NUM_DSCP - 1; d >= 0; d--)
+			if (s->dscp_map.prio[d] == p)
+				s->hook_dscp[p] = d;
+		if (to == p || !a)
+			continue;
+		if ((s->pfc_enable & (BIT(p) | BIT(to))) != (BIT(p) | BIT(to))) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "hook-remap moves between lossless priorities: both must be in pfc");
+			return -EINVAL;
+		}
+		for (n = 0; n < TC_LOSSLESS_NUM_PRIO && s->hook_remap[x] != x; n++) {
+			x = s->hook_remap[x];
+			if (x == p) {
+				NL_SET_ERR_MSG_ATTR(extack, a,
+						    "hook-remap must not move in a circle");
+				return -EINVAL;
+			}
+		}
+	}
+	if (s->trust != TC_LOSSLESS_TRUST_DSCP)
+		return 0;
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
+		u8 to = s->hook_remap[p];
+
+		if (to != p && s->dscp_map.prio[s->hook_dscp[to]] != to) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "hook-remap moves to a priority no DSCP maps to (dscp-prio)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * The link speed pause times are counted in: as set, else the shaper's
  * rate, else the device's speed, else 10 Gbit/s. Under RTNL.
@@ -254,7 +386,7 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_LOSSLESS_MAX + 1] = {};
 	struct lossless_settings s;
-	int err;
+	int err, p;
 
 	if (opt) {
 		err = nla_parse_nested(tb, TCA_LOSSLESS_MAX, opt, lossless_policy, extack);
@@ -274,7 +406,14 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	s.cable = q->cable;
 	s.mtu_cfg = q->mtu_cfg;
 	s.response = q->response;
+	s.wd = q->wd.cfg;
+	s.uplink = q->uplink;
+	memcpy(s.hook_remap, q->hook_remap, sizeof(s.hook_remap));
 	err = lossless_validate(sch, tb, &s, extack);
+	if (!err)
+		err = lossless_validate_wd(tb, &s, extack);
+	if (!err)
+		err = lossless_validate_hook(tb, &s, extack);
 	if (!err)
 		err = lossless_derive(sch, tb, &s, extack);
 	if (err)
@@ -287,7 +426,19 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	q->dscp_map = s.dscp_map;
 	if (s.rate != q->shaper.rate || s.burst != q->shaper.burst)
 		lossless_shaper_set(&q->shaper, s.rate, s.burst, ktime_get_ns());
-	q->pfc_enable = s.pfc_enable;
+	/* the watchdog may have turned PFC off since: only a pfc request
+	 * turns it on again
+	 */
+	if (tb[TCA_LOSSLESS_PFC])
+		q->pfc_enable = s.pfc_enable;
+	lossless_pfcwd_set(sch, &s.wd, tb[TCA_LOSSLESS_PFC] ? s.pfc_enable : 0);
+	q->uplink = s.uplink;
+	memcpy(q->hook_remap, s.hook_remap, sizeof(q->hook_remap));
+	memcpy(q->hook_dscp, s.hook_dscp, sizeof(q->hook_dscp));
+	q->hook_mask = 0;
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++)
+		if (q->uplink && q->hook_remap[p] != p)
+			q->hook_mask |= BIT(p);
 	q->speed_cfg = s.speed_cfg;
 	q->speed = s.speed;
 	q->cable = s.cable;
@@ -298,6 +449,7 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	lossless_port_configure(sch);
 	lossless_trim(sch);
 	sch_tree_unlock(sch);
+	lossless_pfcwd_start(sch);
 	return 0;
 }
 
@@ -323,6 +475,15 @@ int lossless_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_LOSSLESS_CABLE, q->cable) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_MTU, q->mtu_cfg) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_RESPONSE, q->response))
+		goto nla_put_failure;
+	if (nla_put_u32(skb, TCA_LOSSLESS_PFCWD_DETECT, q->wd.cfg.detect_ms) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_PFCWD_RESTORE, q->wd.cfg.restore_ms) ||
+	    nla_put_u8(skb, TCA_LOSSLESS_PFCWD_ACTION, q->wd.cfg.action) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_PFCWD_LIMIT, q->wd.cfg.limit) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_PFCWD_WINDOW, q->wd.cfg.window_s) ||
+	    nla_put_u8(skb, TCA_LOSSLESS_PFCWD_OFF, q->wd.pfc_off) ||
+	    nla_put_u8(skb, TCA_LOSSLESS_UPLINK, q->uplink) ||
+	    nla_put(skb, TCA_LOSSLESS_HOOK_REMAP, sizeof(q->hook_remap), q->hook_remap))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -359,7 +520,16 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_HEADROOM_DROPS, ps.headroom_drops,
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_STATS_INGRESS, ps.bytes) ||
-	    nla_put_u8(skb, TCA_LOSSLESS_STATS_PAUSING, ps.pausing))
+	    nla_put_u8(skb, TCA_LOSSLESS_STATS_PAUSING, ps.pausing) ||
+	    nla_put_u8(skb, TCA_LOSSLESS_STATS_WD_STATE, q->wd.queue[tc].state) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_WD_DETECTED, q->wd.queue[tc].detected,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_WD_RESTORED, q->wd.queue[tc].restored,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_WD_DROPPED, q->wd.dropped[tc],
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_HOOK_REMAPPED, c->hook_remapped,
+			      TCA_LOSSLESS_STATS_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -380,7 +550,9 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			      atomic64_read(&q->pfc_rx_bad), TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_SPEED, q->speed,
 			      TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_MTU, q->mtu))
+	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_MTU, q->mtu) ||
+	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_WD_POLL_US,
+			q->wd.cfg.detect_ms ? lossless_wd_poll_ms(&q->wd.cfg) * USEC_PER_MSEC : 0))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);

@@ -50,10 +50,13 @@ static void lossless_pfc_apply(struct lossless_sched_data *q, const struct net_d
 		if (!(pfc->enable & BIT(p)) || !(q->pfc_enable & BIT(p)))
 			continue;
 		lossless_pause_account(q, p, now);
-		if (pfc->quanta[p])
+		if (pfc->quanta[p]) {
 			WRITE_ONCE(ps->until, now + lossless_pfc_quanta_to_ns(pfc->quanta[p], bps));
-		else
+			ps->xoff_until = ps->until;
+		} else {
 			WRITE_ONCE(ps->until, now);
+			ps->xoff_until = min(ps->xoff_until, now);
+		}
 		classes |= BIT(q->prio_map.tc[p]);
 	}
 	spin_unlock(&q->pfc_lock);
@@ -128,6 +131,43 @@ u64 lossless_pause_us(struct lossless_sched_data *q, int tc)
 	}
 	spin_unlock_bh(&q->pfc_lock);
 	return div_u64(ns, NSEC_PER_USEC);
+}
+
+/* The lossless priorities of traffic class @tc. */
+u8 lossless_tc_prios(const struct lossless_sched_data *q, int tc)
+{
+	u8 prios = 0;
+	int p;
+
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++)
+		if (q->prio_map.tc[p] == tc)
+			prios |= BIT(p);
+	return prios & q->pfc_enable;
+}
+
+/*
+ * For the watchdog, in softirq: the time priorities @prios were paused in
+ * all up to @now, and the last time an XOFF was in force for any of them
+ * (@now while one is, 0 if none ever was). An XON ends the pause it finds
+ * but is no pause itself: a stream of XONs leaves the time where the last
+ * XOFF ended.
+ */
+void lossless_pause_read(struct lossless_sched_data *q, u8 prios, u64 now,
+			 u64 *paused_ns, u64 *last_xoff)
+{
+	int p;
+
+	*paused_ns = 0;
+	*last_xoff = 0;
+	spin_lock(&q->pfc_lock);
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
+		if (!(prios & BIT(p)))
+			continue;
+		lossless_pause_account(q, p, now);
+		*paused_ns += q->pause[p].total_ns;
+		*last_xoff = max(*last_xoff, min(q->pause[p].xoff_until, now));
+	}
+	spin_unlock(&q->pfc_lock);
 }
 
 int lossless_pfc_rx_init(struct Qdisc *sch)

@@ -234,6 +234,24 @@ int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio)
 	return 0;
 }
 
+/* Whether the device @ifindex of the qdisc's netns is a lossless uplink. */
+bool lossless_port_uplink(struct Qdisc *sch, int ifindex)
+{
+	struct net *net = dev_net(qdisc_dev(sch));
+	struct lossless_port *port;
+	bool uplink = false;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(lossless_ports, port, node, ifindex) {
+		if (port->ifindex == ifindex && net_eq(read_pnet(&port->net), net)) {
+			uplink = READ_ONCE(port->uplink);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return uplink;
+}
+
 /* The packet leaves its queue, sent or dropped: release its charge. */
 void lossless_port_release(struct sk_buff *skb)
 {
@@ -269,6 +287,7 @@ void lossless_port_configure(struct Qdisc *sch)
 
 	spin_lock(&port->lock);
 	port->pfc_enable = q->pfc_enable;
+	WRITE_ONCE(port->uplink, q->uplink);
 	port->speed_bps = q->speed * BITS_PER_BYTE;
 	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
 		const struct lossless_class *c = &q->classes[q->prio_map.tc[p]];

@@ -140,7 +140,19 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (unlikely(skb->protocol == htons(ETH_P_PAUSE)))
 		return lossless_enqueue_ctl(skb, sch, to_free);
 	prio = lossless_classify(q, sch, skb, &tc);
+	if (unlikely(q->hook_mask) && prio >= 0 && (q->hook_mask & BIT(prio)) &&
+	    skb->skb_iif && lossless_port_uplink(sch, skb->skb_iif)) {
+		/* a hook flow: onto another priority, still charged to prio */
+		tc = lossless_hook_remap(q, skb, prio);
+		q->classes[tc].hook_remapped++;
+	}
 	c = &q->classes[tc];
+	if (unlikely(q->wd.drop & BIT(tc))) {
+		/* the watchdog found this class stuck: action drop */
+		q->wd.dropped[tc]++;
+		c->qstats.drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 	if (unlikely(c->limit && c->qstats.backlog + len > c->limit)) {
 		c->limit_drops++;
 		c->qstats.drops++;
@@ -186,7 +198,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /* Take the head packet of class @c off the queues. */
-static struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c)
+struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = __qdisc_dequeue_head(&c->q);
@@ -266,7 +278,7 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 		}
 	}
 	if (q->pfc_enable)
-		paused = lossless_paused_classes(q, now, &next);
+		paused = lossless_paused_classes(q, now, &next) & ~q->wd.ignore;
 	c = lossless_pick(q, paused);
 	if (!c) {
 		/* all that is queued is paused: look again when a pause ends */
@@ -329,7 +341,7 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 			 struct netlink_ext_ack *extack)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
-	int tc, err;
+	int tc, p, err;
 
 	/* The private area comes zeroed: queues empty, all classes strict. */
 	INIT_LIST_HEAD(&q->active);
@@ -348,6 +360,9 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 	q->buffer = LOSSLESS_DEFAULT_BUFFER;
 	spin_lock_init(&q->pfc_lock);
 	qdisc_watchdog_init(&q->watchdog, sch);
+	lossless_pfcwd_init(sch);
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++)
+		q->hook_remap[p] = p;	/* no hook flow moves */
 	err = lossless_pfc_rx_init(sch);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot hook the device's ingress for PFC frames");
@@ -387,6 +402,7 @@ static void lossless_destroy(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 
+	lossless_pfcwd_stop(sch);
 	lossless_pfc_rx_destroy(sch);
 	lossless_port_detach(sch);
 	qdisc_watchdog_cancel(&q->watchdog);

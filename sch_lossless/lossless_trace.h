@@ -6,8 +6,14 @@
  *   lossless:lossless_xon_sent    an XON left a port
  *   lossless:lossless_pause_rx    a PFC frame from the peer paused or
  *                                 resumed lossless priorities of a port
+ *   lossless:lossless_wd_detected the PFC watchdog found a class stuck in
+ *                                 pause and applies its action
+ *   lossless:lossless_wd_restored the class obeys PFC again
+ *   lossless:lossless_wd_pfc_off  the limit was reached: PFC is off for
+ *                                 the class's priorities on the port
  *
- * "prios" is a bitmap of 802.1Q priorities.
+ * "prios" is a bitmap of 802.1Q priorities; "action" is enum
+ * tc_lossless_pfcwd_action (0 drop, 1 forward, 2 alert).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM lossless
@@ -55,6 +61,36 @@ TRACE_EVENT(lossless_pause_rx,
 		      __entry->quanta[0], __entry->quanta[1], __entry->quanta[2],
 		      __entry->quanta[3], __entry->quanta[4], __entry->quanta[5],
 		      __entry->quanta[6], __entry->quanta[7])
+);
+
+DECLARE_EVENT_CLASS(lossless_wd,
+		    TP_PROTO(const struct net_device *dev, int tc, u8 prios, u8 action),
+		    TP_ARGS(dev, tc, prios, action),
+		    TP_STRUCT__entry(__string(dev, dev->name)
+				     __field(int, tc)
+				     __field(u8, prios)
+				     __field(u8, action)),
+		    TP_fast_assign(__assign_str(dev, dev->name);
+				   __entry->tc = tc;
+				   __entry->prios = prios;
+				   __entry->action = action;),
+		    TP_printk("dev=%s tc=%d prios=0x%02x action=%u",
+			      __get_str(dev), __entry->tc, __entry->prios, __entry->action)
+);
+
+DEFINE_EVENT(lossless_wd, lossless_wd_detected,
+	     TP_PROTO(const struct net_device *dev, int tc, u8 prios, u8 action),
+	     TP_ARGS(dev, tc, prios, action)
+);
+
+DEFINE_EVENT(lossless_wd, lossless_wd_restored,
+	     TP_PROTO(const struct net_device *dev, int tc, u8 prios, u8 action),
+	     TP_ARGS(dev, tc, prios, action)
+);
+
+DEFINE_EVENT(lossless_wd, lossless_wd_pfc_off,
+	     TP_PROTO(const struct net_device *dev, int tc, u8 prios, u8 action),
+	     TP_ARGS(dev, tc, prios, action)
 );
 
 #endif /* _SCH_LOSSLESS_TRACE_H */

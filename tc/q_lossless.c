@@ -5,7 +5,9 @@
  * A lossless Ethernet port: eight traffic classes (classes 1..8 of the
  * qdisc) sharing one buffer, chosen by VLAN PCP or DSCP through two maps,
  * served strict priority or ETS, behind an optional port shaper, with
- * per-class limits and ECN marking.
+ * per-class limits and ECN marking; PFC received and sent, a PFC watchdog
+ * (pfcwd, pfcwd-limit) and the remapping of hook flows between uplinks
+ * (uplink, hook-remap).
  *
  * Built out of tree (tc/Makefile here) it is a plug-in for the stock tc,
  * which loads q_lossless.so from TC_LIB_DIR; TC_LOSSLESS_PLUGIN is then
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <linux/sch_lossless.h>
 
@@ -32,6 +35,9 @@
 /* pmax is in millionths: this many make one percent */
 #define LOSSLESS_PMAX_PER_PERCENT	(TC_LOSSLESS_PMAX_SCALE / 100)
 
+#define LOSSLESS_NS_PER_MS	1000000ULL
+#define LOSSLESS_NS_PER_S	1000000000ULL
+
 static void explain(void)
 {
 	fprintf(stderr,
@@ -41,6 +47,10 @@ static void explain(void)
 		"                    [ rate RATE [ burst SIZE ] | norate ]\n"
 		"                    [ pfc PRIO[,PRIO...] | pfc none ] [ speed RATE ]\n"
 		"                    [ cable METRES ] [ mtu BYTES ] [ response TIME ]\n"
+		"                    [ pfcwd detect TIME [ restore TIME ]\n"
+		"                            [ action { drop | forward | alert } ] | pfcwd off ]\n"
+		"                    [ pfcwd-limit N [ window TIME ] ] [ uplink | nouplink ]\n"
+		"                    [ hook-remap FROM:TO[,FROM:TO...] | hook-remap none ]\n"
 		"  buffer     bytes shared by the %d traffic classes\n"
 		"  trust      where the priority of a packet comes from: the VLAN PCP\n"
 		"             (else skb->priority), or the IPv4/IPv6 DSCP\n"
@@ -59,10 +69,25 @@ static void explain(void)
 		"             device's MTU plus its link-layer header)\n"
 		"  response   time the peer takes to stop after a PFC frame, for\n"
 		"             headroom auto (ns, us, ms or s; 0: IEEE 802.3's by speed)\n"
+		"  pfcwd      the PFC watchdog: a lossless queue paused for \"detect\"\n"
+		"             (10ms to 5s) with packets waiting and nothing sent is\n"
+		"             stormed: drop its packets, forward them ignoring pauses,\n"
+		"             or only alert (default: drop), until \"restore\" (10ms\n"
+		"             to 60s; default: detect) passes without an XOFF frame;\n"
+		"             off: no watchdog\n"
+		"  pfcwd-limit N (0..16) detections within \"window\" (default: 60s)\n"
+		"             turn PFC off for that priority, until \"pfc\" lists it\n"
+		"             again; 0: never\n"
+		"  uplink     the port is an uplink of the switch (nouplink: it is not)\n"
+		"  hook-remap hook flows (lossless, in and out through uplinks) of\n"
+		"             priority FROM (0..%d) move to the lossless priority TO;\n"
+		"             none: no priority moves\n"
+		"A TIME of pfcwd takes a unit (ns, us, ms or s): whole ms for detect\n"
+		"and restore, whole seconds for window.\n"
 		"Options not given keep their value (on add: the kernel's default).\n",
 		TC_LOSSLESS_NUM_TC, TC_LOSSLESS_NUM_TC - 1,
 		TC_LOSSLESS_NUM_PRIO - 1, TC_LOSSLESS_NUM_PRIO - 1,
-		TC_LOSSLESS_NUM_DSCP - 1);
+		TC_LOSSLESS_NUM_DSCP - 1, TC_LOSSLESS_NUM_PRIO - 1);
 }
 
 static void explain_class(void)
@@ -108,6 +133,14 @@ static const struct lossless_map lossless_dscp_prio = {
 	.key	= "DSCP",
 	.val	= "PRIO",
 	.nkeys	= TC_LOSSLESS_NUM_DSCP,
+	.nvals	= TC_LOSSLESS_NUM_PRIO,
+};
+
+static const struct lossless_map lossless_hook_remap = {
+	.opt	= "hook-remap",
+	.key	= "FROM",
+	.val	= "TO",
+	.nkeys	= TC_LOSSLESS_NUM_PRIO,
 	.nvals	= TC_LOSSLESS_NUM_PRIO,
 };
 
@@ -258,6 +291,99 @@ static int lossless_get_response(__u32 *ns, const char *str)
 	return -1;
 }
 
+/*
+ * A time of the watchdog: digits, optionally a point and decimals, then
+ * ns, us, ms or s ("usec", "msec" and "sec" too); a unit is required but
+ * for a plain 0. Into @ns, UINT64_MAX if it does not fit; @exact tells
+ * whether it is a whole number of ns.
+ */
+static int lossless_get_time_ns(__u64 *ns, bool *exact, const char *str)
+{
+	static const struct { const char *unit; __u64 ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", LOSSLESS_NS_PER_MS }, { "msec", LOSSLESS_NS_PER_MS },
+		{ "s", LOSSLESS_NS_PER_S }, { "sec", LOSSLESS_NS_PER_S },
+		{ NULL, 0 },
+	};
+	__u64 whole = 0, frac = 0, scale = 1;
+	const char *p = str;
+	bool huge = false;
+	size_t i;
+
+	*exact = true;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			huge = true;
+		else
+			whole = whole * 10 + (*p - '0');
+	}
+	if (p == str)
+		return -1;
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return -1;
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale < LOSSLESS_NS_PER_S) {
+				frac = frac * 10 + (*p - '0');
+				scale *= 10;
+			} else if (*p != '0') {
+				*exact = false;
+			}
+		}
+	}
+	if (!*p) {
+		if (whole || frac || huge)
+			return -1;
+		*ns = 0;
+		return 0;
+	}
+	for (i = 0; units[i].unit; i++) {
+		if (strcmp(p, units[i].unit))
+			continue;
+		if (frac * units[i].ns % scale)
+			*exact = false;
+		/* the decimals add less than units[i].ns */
+		if (whole > (UINT64_MAX - units[i].ns) / units[i].ns)
+			huge = true;
+		*ns = huge ? UINT64_MAX :
+		      whole * units[i].ns + frac * units[i].ns / scale;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The watchdog time @arg of option @opt as a u32 count of @unit_ns: a
+ * bad time, or one that is not whole @units, exits through invarg().
+ */
+static int lossless_get_wd_time(__u32 *val, const char *opt, const char *arg,
+				__u64 unit_ns, const char *units)
+{
+	char msg[96];
+	bool exact;
+	__u64 ns;
+
+	if (lossless_get_time_ns(&ns, &exact, arg)) {
+		snprintf(msg, sizeof(msg),
+			 "\"%s\" is a time with a unit: ns, us, ms or s", opt);
+		invarg(msg, arg);
+		return -1;
+	}
+	if (ns / unit_ns > UINT32_MAX) {
+		snprintf(msg, sizeof(msg), "\"%s\" is too long", opt);
+		invarg(msg, arg);
+		return -1;
+	}
+	if (!exact || ns % unit_ns) {
+		snprintf(msg, sizeof(msg), "\"%s\" is a time in whole %s",
+			 opt, units);
+		invarg(msg, arg);
+		return -1;
+	}
+	*val = ns / unit_ns;
+	return 0;
+}
+
 /* "100" or "100m", as the dump prints it: metres, at most 100000 */
 static int lossless_get_metres(__u32 *m, const char *str)
 {
@@ -285,6 +411,26 @@ static void lossless_print_response(__u32 ns)
 		print_uint(PRINT_FP, NULL, "response %uns ", ns);
 }
 
+static const char * const lossless_pfcwd_action_names[] = {
+	[TC_LOSSLESS_PFCWD_DROP]	= "drop",
+	[TC_LOSSLESS_PFCWD_FORWARD]	= "forward",
+	[TC_LOSSLESS_PFCWD_ALERT]	= "alert",
+};
+
+/* "drop", "forward" or "alert" */
+static int lossless_get_pfcwd_action(__u8 *action, const char *str)
+{
+	__u8 a;
+
+	for (a = 0; a < __TC_LOSSLESS_PFCWD_ACTION_MAX; a++) {
+		if (strcmp(str, lossless_pfcwd_action_names[a]) == 0) {
+			*action = a;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
@@ -296,10 +442,15 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool have_pfc = false, have_speed = false;
 	bool have_cable = false, have_mtu = false, have_response = false;
 	__u32 cable = 0, mtu = 0, response = 0;
+	bool have_detect = false, have_restore = false, have_action = false;
+	bool have_limit = false, have_window = false;
+	__u32 detect = 0, restore = 0, limit = 0, window = 0;
+	bool uplink = false, nouplink = false, have_hook_remap = false;
+	__u8 hook_remap[TC_LOSSLESS_NUM_PRIO];
 	bool norate = false;
 	struct rtattr *tail;
 	__u64 rate = 0, speed = 0;
-	__u8 trust = 0, pfc = 0;
+	__u8 trust = 0, pfc = 0, action = 0;
 	int i;
 
 	while (argc > 0) {
@@ -400,6 +551,91 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (lossless_get_response(&response, *argv))
 				invarg("\"response\" is a time up to 1s (ns, us, ms, s)", *argv);
 			have_response = true;
+		} else if (strcmp(*argv, "pfcwd") == 0) {
+			NEXT_ARG();
+			if (have_detect)
+				duparg("pfcwd", *argv);
+			if (strcmp(*argv, "off") == 0) {
+				detect = 0;
+			} else if (strcmp(*argv, "detect") == 0) {
+				NEXT_ARG();
+				if (lossless_get_wd_time(&detect, "detect", *argv,
+							 LOSSLESS_NS_PER_MS,
+							 "milliseconds"))
+					return -1;
+			} else {
+				invarg("\"pfcwd\" takes \"detect TIME\" or \"off\"",
+				       *argv);
+			}
+			have_detect = true;
+		} else if ((strcmp(*argv, "restore") == 0 ||
+			    strcmp(*argv, "action") == 0) && !detect) {
+			fprintf(stderr,
+				"\"%s\" is only valid after \"pfcwd detect TIME\"\n",
+				*argv);
+			explain();
+			return -1;
+		} else if (strcmp(*argv, "restore") == 0) {
+			NEXT_ARG();
+			if (have_restore)
+				duparg("restore", *argv);
+			if (lossless_get_wd_time(&restore, "restore", *argv,
+						 LOSSLESS_NS_PER_MS,
+						 "milliseconds"))
+				return -1;
+			have_restore = true;
+		} else if (strcmp(*argv, "action") == 0) {
+			NEXT_ARG();
+			if (have_action)
+				duparg("action", *argv);
+			if (lossless_get_pfcwd_action(&action, *argv))
+				invarg("\"action\" is \"drop\", \"forward\" or \"alert\"",
+				       *argv);
+			have_action = true;
+		} else if (strcmp(*argv, "pfcwd-limit") == 0) {
+			NEXT_ARG();
+			if (have_limit)
+				duparg("pfcwd-limit", *argv);
+			if (*argv[0] == '-' || get_u32(&limit, *argv, 10))
+				invarg("\"pfcwd-limit\" is a number of detections (0: never)",
+				       *argv);
+			have_limit = true;
+		} else if (strcmp(*argv, "window") == 0 && !have_limit) {
+			fprintf(stderr,
+				"\"window\" is only valid after \"pfcwd-limit N\"\n");
+			explain();
+			return -1;
+		} else if (strcmp(*argv, "window") == 0) {
+			NEXT_ARG();
+			if (have_window)
+				duparg("window", *argv);
+			if (lossless_get_wd_time(&window, "window", *argv,
+						 LOSSLESS_NS_PER_S, "seconds"))
+				return -1;
+			have_window = true;
+		} else if (strcmp(*argv, "pfcwd-off") == 0) {
+			fprintf(stderr,
+				"\"pfcwd-off\" is only shown, not set: \"pfc\" turns PFC on again\n");
+			return -1;
+		} else if (strcmp(*argv, "uplink") == 0) {
+			if (uplink)
+				duparg("uplink", *argv);
+			uplink = true;
+		} else if (strcmp(*argv, "nouplink") == 0) {
+			if (nouplink)
+				duparg("nouplink", *argv);
+			nouplink = true;
+		} else if (strcmp(*argv, "hook-remap") == 0) {
+			NEXT_ARG();
+			if (have_hook_remap)
+				duparg("hook-remap", *argv);
+			for (i = 0; i < TC_LOSSLESS_NUM_PRIO; i++)
+				hook_remap[i] = i;
+			if (strcmp(*argv, "none") &&
+			    lossless_parse_map(&lossless_hook_remap, *argv,
+					       hook_remap))
+				return -1;
+			have_hook_remap = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -415,6 +651,10 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	}
 	if (norate && have_rate) {
 		fprintf(stderr, "\"rate\" and \"norate\" exclude each other\n");
+		return -1;
+	}
+	if (uplink && nouplink) {
+		fprintf(stderr, "\"uplink\" and \"nouplink\" exclude each other\n");
 		return -1;
 	}
 
@@ -445,6 +685,21 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_LOSSLESS_MTU, mtu);
 	if (have_response)
 		addattr32(n, 1024, TCA_LOSSLESS_RESPONSE, response);
+	if (have_detect)
+		addattr32(n, 1024, TCA_LOSSLESS_PFCWD_DETECT, detect);
+	if (have_restore)
+		addattr32(n, 1024, TCA_LOSSLESS_PFCWD_RESTORE, restore);
+	if (have_action)
+		addattr8(n, 1024, TCA_LOSSLESS_PFCWD_ACTION, action);
+	if (have_limit)
+		addattr32(n, 1024, TCA_LOSSLESS_PFCWD_LIMIT, limit);
+	if (have_window)
+		addattr32(n, 1024, TCA_LOSSLESS_PFCWD_WINDOW, window);
+	if (uplink || nouplink)
+		addattr8(n, 1024, TCA_LOSSLESS_UPLINK, uplink);
+	if (have_hook_remap)
+		addattr_l(n, 1024, TCA_LOSSLESS_HOOK_REMAP, hook_remap,
+			  sizeof(hook_remap));
 	addattr_nest_end(n, tail);
 
 	return 0;
@@ -461,14 +716,20 @@ static const char * const lossless_trust_names[] = {
 	[TC_LOSSLESS_TRUST_DSCP]	= "dscp",
 };
 
-/* "pfc 3,4" or "pfc none"; JSON: an array of the priorities */
-static void lossless_print_pfc(__u8 bits)
+/*
+ * A set of priorities: text "@name 3,4 " ("@name none " when empty, or
+ * nothing if @none is false), JSON an array @key of the priorities.
+ */
+static void lossless_print_prios(const char *name, const char *key,
+				 __u8 bits, bool none)
 {
+	bool text = bits || none;
 	bool first = true;
 	int p;
 
-	print_string(PRINT_FP, NULL, "%s", "pfc ");
-	open_json_array(PRINT_JSON, "pfc");
+	if (text)
+		print_string(PRINT_FP, NULL, "%s ", name);
+	open_json_array(PRINT_JSON, key);
 	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
 		if (!(bits & (1 << p)))
 			continue;
@@ -477,7 +738,62 @@ static void lossless_print_pfc(__u8 bits)
 		first = false;
 	}
 	close_json_array(PRINT_JSON, NULL);
-	print_string(PRINT_FP, NULL, "%s", first ? "none " : " ");
+	if (text)
+		print_string(PRINT_FP, NULL, "%s", first ? "none " : " ");
+}
+
+/*
+ * When the watchdog is on: "pfcwd detect 200ms restore 400ms action drop";
+ * JSON, an object "pfcwd" with detect_ms, restore_ms and action.
+ */
+static void lossless_print_pfcwd(struct rtattr *tb[])
+{
+	__u8 action;
+
+	if (!lossless_has(tb[TCA_LOSSLESS_PFCWD_DETECT], sizeof(__u32)) ||
+	    !rta_getattr_u32(tb[TCA_LOSSLESS_PFCWD_DETECT]))
+		return;
+
+	open_json_object("pfcwd");
+	print_uint(PRINT_ANY, "detect_ms", "pfcwd detect %ums ",
+		   rta_getattr_u32(tb[TCA_LOSSLESS_PFCWD_DETECT]));
+	if (lossless_has(tb[TCA_LOSSLESS_PFCWD_RESTORE], sizeof(__u32)))
+		print_uint(PRINT_ANY, "restore_ms", "restore %ums ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_PFCWD_RESTORE]));
+	if (lossless_has(tb[TCA_LOSSLESS_PFCWD_ACTION], sizeof(__u8))) {
+		action = rta_getattr_u8(tb[TCA_LOSSLESS_PFCWD_ACTION]);
+		if (action < __TC_LOSSLESS_PFCWD_ACTION_MAX)
+			print_string(PRINT_ANY, "action", "action %s ",
+				     lossless_pfcwd_action_names[action]);
+		else
+			print_uint(PRINT_ANY, "action", "action %u ", action);
+	}
+	close_json_object();
+}
+
+/*
+ * Text: the priorities that move, "hook-remap 3:4,5:6", none if none
+ * does; JSON: an array "hook_remap" of {"from":3,"to":4}.
+ */
+static void lossless_print_hook_remap(const __u8 *map)
+{
+	bool first = true;
+	int p;
+
+	open_json_array(PRINT_JSON, "hook_remap");
+	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++) {
+		if (map[p] == p)
+			continue;
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "from", first ? "hook-remap %u" : ",%u",
+			   p);
+		print_uint(PRINT_ANY, "to", ":%u", map[p]);
+		close_json_object();
+		first = false;
+	}
+	close_json_array(PRINT_JSON, NULL);
+	if (!first)
+		print_string(PRINT_FP, NULL, "%s", " ");
 }
 
 static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
@@ -486,6 +802,7 @@ static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 	struct rtattr *tb[TCA_LOSSLESS_MAX + 1];
 	bool trust_dscp = false, listed = false;
 	enum output_type t;
+	bool uplink;
 	__u8 *map;
 	__u8 trust;
 	int i;
@@ -552,7 +869,8 @@ static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 		print_size(PRINT_ANY, "burst", "burst %s ",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_BURST]));
 	if (lossless_has(tb[TCA_LOSSLESS_PFC], sizeof(__u8)))
-		lossless_print_pfc(rta_getattr_u8(tb[TCA_LOSSLESS_PFC]));
+		lossless_print_prios("pfc", "pfc",
+				     rta_getattr_u8(tb[TCA_LOSSLESS_PFC]), true);
 	if (lossless_has(tb[TCA_LOSSLESS_SPEED], sizeof(__u64)) &&
 	    rta_getattr_u64(tb[TCA_LOSSLESS_SPEED]))
 		tc_print_rate(PRINT_ANY, "speed", "speed %s ",
@@ -568,6 +886,28 @@ static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_RESPONSE], sizeof(__u32)) &&
 	    rta_getattr_u32(tb[TCA_LOSSLESS_RESPONSE]))
 		lossless_print_response(rta_getattr_u32(tb[TCA_LOSSLESS_RESPONSE]));
+
+	lossless_print_pfcwd(tb);
+	if (lossless_has(tb[TCA_LOSSLESS_PFCWD_LIMIT], sizeof(__u32)) &&
+	    rta_getattr_u32(tb[TCA_LOSSLESS_PFCWD_LIMIT])) {
+		print_uint(PRINT_ANY, "pfcwd_limit", "pfcwd-limit %u ",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_PFCWD_LIMIT]));
+		if (lossless_has(tb[TCA_LOSSLESS_PFCWD_WINDOW], sizeof(__u32)))
+			print_uint(PRINT_ANY, "pfcwd_window_s", "window %us ",
+				   rta_getattr_u32(tb[TCA_LOSSLESS_PFCWD_WINDOW]));
+	}
+	if (lossless_has(tb[TCA_LOSSLESS_PFCWD_OFF], sizeof(__u8)))
+		lossless_print_prios("pfcwd-off", "pfcwd_off",
+				     rta_getattr_u8(tb[TCA_LOSSLESS_PFCWD_OFF]),
+				     false);
+	if (lossless_has(tb[TCA_LOSSLESS_UPLINK], sizeof(__u8))) {
+		uplink = rta_getattr_u8(tb[TCA_LOSSLESS_UPLINK]);
+		print_bool(PRINT_JSON, "uplink", NULL, uplink);
+		if (uplink)
+			print_string(PRINT_FP, NULL, "%s", "uplink ");
+	}
+	if (lossless_has(tb[TCA_LOSSLESS_HOOK_REMAP], TC_LOSSLESS_NUM_PRIO))
+		lossless_print_hook_remap(RTA_DATA(tb[TCA_LOSSLESS_HOOK_REMAP]));
 
 	return 0;
 }
@@ -768,9 +1108,17 @@ static int lossless_print_class_opt(struct qdisc_util *qu, FILE *f,
 	return 0;
 }
 
+static const char * const lossless_wd_state_names[] = {
+	[TC_LOSSLESS_WD_WATCHING]	= "watching",
+	[TC_LOSSLESS_WD_STORMED]	= "stormed",
+	[TC_LOSSLESS_WD_PFC_OFF]	= "pfc_off",
+};
+
 /* The counters of one traffic class, on the current line */
 static void lossless_print_tc_stats(struct rtattr *tb[])
 {
+	__u8 state;
+
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_ECN_MARKED], sizeof(__u64)))
 		print_u64(PRINT_ANY, "ecn_marked", " ecn_marked %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_ECN_MARKED]));
@@ -810,6 +1158,26 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_HEADROOM_DROPS], sizeof(__u64)))
 		print_u64(PRINT_ANY, "headroom_drops", " headroom_drops %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_HEADROOM_DROPS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_STATE], sizeof(__u8))) {
+		state = rta_getattr_u8(tb[TCA_LOSSLESS_STATS_WD_STATE]);
+		if (state <= TC_LOSSLESS_WD_PFC_OFF)
+			print_string(PRINT_ANY, "wd_state", " wd_state %s",
+				     lossless_wd_state_names[state]);
+		else
+			print_uint(PRINT_ANY, "wd_state", " wd_state %u", state);
+	}
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_DETECTED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "wd_detected", " wd_detected %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_WD_DETECTED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_RESTORED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "wd_restored", " wd_restored %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_WD_RESTORED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_DROPPED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "wd_dropped", " wd_dropped %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_WD_DROPPED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_HOOK_REMAPPED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "hook_remapped", " hook_remapped %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_HOOK_REMAPPED]));
 }
 
 /*
@@ -846,6 +1214,9 @@ static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_MTU], sizeof(__u32)))
 		print_uint(PRINT_ANY, "mtu", " mtu %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_MTU]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_POLL_US], sizeof(__u32)))
+		print_uint(PRINT_ANY, "wd_poll_us", " wd_poll_us %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_WD_POLL_US]));
 
 	/* parse_rtattr_nested() keeps only the first of repeated nests. */
 	open_json_array(PRINT_JSON, "classes");

@@ -23,6 +23,21 @@ enum tc_lossless_trust {
 
 #define TC_LOSSLESS_PMAX_SCALE	1000000	/* pmax is in millionths (1% = 10000) */
 
+/* What the PFC watchdog does to a queue it finds stuck in pause */
+enum tc_lossless_pfcwd_action {
+	TC_LOSSLESS_PFCWD_DROP,		/* drop its packets, queued and arriving */
+	TC_LOSSLESS_PFCWD_FORWARD,	/* ignore the pauses it receives */
+	TC_LOSSLESS_PFCWD_ALERT,	/* only count and trace */
+	__TC_LOSSLESS_PFCWD_ACTION_MAX
+};
+
+/* The watchdog's state of a traffic class (TCA_LOSSLESS_STATS_WD_STATE) */
+enum tc_lossless_wd_state {
+	TC_LOSSLESS_WD_WATCHING,	/* normal PFC */
+	TC_LOSSLESS_WD_STORMED,		/* detected: the action applies */
+	TC_LOSSLESS_WD_PFC_OFF,		/* too many detections: PFC turned off */
+};
+
 /* Qdisc options, nested in TCA_OPTIONS */
 enum {
 	TCA_LOSSLESS_UNSPEC,
@@ -45,6 +60,19 @@ enum {
 	TCA_LOSSLESS_RESPONSE,	/* u32, ns the peer takes to act on a PFC frame
 				 * (headroom auto); 0: IEEE 802.3's, by speed
 				 */
+	TCA_LOSSLESS_PFCWD_DETECT,	/* u32, ms a class may stay stuck in pause; 0: off */
+	TCA_LOSSLESS_PFCWD_RESTORE,	/* u32, ms without XOFF before PFC resumes */
+	TCA_LOSSLESS_PFCWD_ACTION,	/* u8, enum tc_lossless_pfcwd_action */
+	TCA_LOSSLESS_PFCWD_LIMIT,	/* u32, detections in the window that turn PFC off; 0: never */
+	TCA_LOSSLESS_PFCWD_WINDOW,	/* u32, s, the window of the limit */
+	TCA_LOSSLESS_PFCWD_OFF,		/* u8, dump only: priorities whose PFC the
+					 * watchdog turned off (TCA_LOSSLESS_PFC turns
+					 * them on again)
+					 */
+	TCA_LOSSLESS_UPLINK,		/* u8, 1: the port is one of the switch's uplinks */
+	TCA_LOSSLESS_HOOK_REMAP,	/* u8[TC_LOSSLESS_NUM_PRIO]: priority a hook flow
+					 * (in and out through uplinks) moves to; n -> n: none
+					 */
 	__TCA_LOSSLESS_MAX
 };
 
@@ -95,6 +123,12 @@ enum {
 	TCA_LOSSLESS_STATS_INGRESS,	/* u32, bytes in from this port queued now */
 	TCA_LOSSLESS_STATS_MTU,		/* u32, bytes, the MTU headroom auto uses (qdisc only) */
 	TCA_LOSSLESS_STATS_PAUSING,	/* u8, 1: this port is pausing its peer for the class */
+	TCA_LOSSLESS_STATS_WD_STATE,	/* u8, enum tc_lossless_wd_state */
+	TCA_LOSSLESS_STATS_WD_DETECTED,	/* u64, times the watchdog found the class stuck */
+	TCA_LOSSLESS_STATS_WD_RESTORED,	/* u64, times it gave the class back to PFC */
+	TCA_LOSSLESS_STATS_WD_DROPPED,	/* u64, packets the watchdog dropped (action drop) */
+	TCA_LOSSLESS_STATS_WD_POLL_US,	/* u32, the watchdog's polling period (qdisc only) */
+	TCA_LOSSLESS_STATS_HOOK_REMAPPED,/* u64, hook-flow packets moved into the class */
 	__TCA_LOSSLESS_STATS_MAX
 };
 
