@@ -345,3 +345,69 @@ send_prio3() {
 	done
 	wait "${pids[@]}"
 }
+
+# ring N: N routers in a ring, each with one host, for the deadlock tests.
+#
+#   $h0 .. $h(N-1)  hosts, 10.0.I.2/24 on eth0, gateway 10.0.I.1
+#   $r0 .. $r(N-1)  routers: rIh (10.0.I.1) to host I, rIe (10.1.I.1) to
+#                   the next router's r(I+1)w (10.1.I.2)
+#
+# Every router sends everything not for its own host east, so a flow from
+# host I to host I-1 crosses N-1 ring links: the buffer dependency of the
+# flows together is the cycle r0e -> r1e -> ... -> r0e. Device names are
+# unique over the namespaces, so that trace events name their router.
+# Neighbours are static (no ARP queue to lose the first packets), no IPv6.
+ring() {
+	local n=$1 i j nx ns r rn h
+	RING_N=$n
+	for i in $(seq 0 $((n - 1))); do
+		ns_create "r$i" "h$i" || return 1
+		eval "r=\$r$i h=\$h$i"
+		ns_no_ipv6 "$r" "$h"
+		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+		veth_connect "$h" eth0 "$r" "r${i}h" || return 1
+		ip -n "$h" addr add "10.0.$i.2/24" dev eth0
+		ip -n "$r" addr add "10.0.$i.1/24" dev "r${i}h"
+		ip -n "$h" route add default via "10.0.$i.1"
+	done
+	for i in $(seq 0 $((n - 1))); do
+		nx=$(((i + 1) % n))
+		eval "r=\$r$i rn=\$r$nx"
+		veth_connect "$r" "r${i}e" "$rn" "r${nx}w" || return 1
+		ip -n "$r" addr add "10.1.$i.1/24" dev "r${i}e"
+		ip -n "$rn" addr add "10.1.$i.2/24" dev "r${nx}w"
+		ip -n "$r" neigh add "10.1.$i.2" lladdr "$(link_mac "$rn" "r${nx}w")" dev "r${i}e"
+		ip -n "$rn" neigh add "10.1.$i.1" lladdr "$(link_mac "$r" "r${i}e")" dev "r${nx}w"
+		for j in $(seq 0 $((n - 1))); do
+			[ "$j" -eq "$i" ] || ip -n "$r" route add "10.0.$j.0/24" via "10.1.$i.2"
+		done
+	done
+	for i in $(seq 0 $((n - 1))); do
+		eval "r=\$r$i h=\$h$i"
+		ip -n "$r" neigh add "10.0.$i.2" lladdr "$(link_mac "$h" eth0)" dev "r${i}h"
+		ip -n "$h" neigh add "10.0.$i.1" lladdr "$(link_mac "$r" "r${i}h")" dev eth0
+	done
+}
+
+# p2p NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth pair between two namespaces,
+# ADDR1/24 and ADDR2/24 on it, each the other's static neighbour.
+p2p() {
+	veth_connect "$1" "$2" "$4" "$5" || return 1
+	ip -n "$1" addr add "$3/24" dev "$2"
+	ip -n "$4" addr add "$6/24" dev "$5"
+	ip -n "$1" neigh add "$6" lladdr "$(link_mac "$4" "$5")" dev "$2"
+	ip -n "$4" neigh add "$3" lladdr "$(link_mac "$1" "$2")" dev "$5"
+}
+
+# ring_ns r|h I: the namespace of router or host I
+ring_ns() {
+	eval "echo \$$1$2"
+}
+
+# tracefs: where the kernel's tracing directory is, mounted if need be
+# (the VM mounts only proc, sys and dev); empty when there is none.
+tracefs() {
+	local t=/sys/kernel/tracing
+	mountpoint -q "$t" || mount -t tracefs nodev "$t" 2>/dev/null
+	[ -e "$t/trace" ] && echo "$t"
+}

@@ -1,0 +1,297 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# selftest-timeout: 900
+# selftest-group: timing (a deadlock forms only when PFC reacts as set up)
+#
+# A real PFC deadlock and the watchdog's recovery from it. Four routers in
+# a ring, one host on each; every host sends a UDP flow on priority 3
+# (DSCP 24) to the host three ring hops away, so the buffer dependency of
+# the four flows is the cycle r0e -> r1e -> r2e -> r3e -> r0e. The ports
+# to the hosts are slow (2 Mbit/s), the ring links 20 Mbit/s: the queues
+# to the hosts fill, their routers pause the ring link they come in on,
+# the pauses spread round the ring, and each router's buffer ends up held
+# by packets waiting for the next, paused, ring link.
+#
+#   h0     h1     h2     h3          rIh: rate 2mbit
+#   |      |      |      |           rIe, rIw: rate 20mbit
+#   r0 --> r1 --> r2 --> r3 --+      lossless pfc 3 everywhere,
+#   ^-------------------------+      class 1:4 xoff 8k xon 4k
+#
+# 1. PFC on, no watchdog: after the senders stop, every ring link is still
+#    paused and the ring's backlog does not move for 5 s.
+# 2. The watchdog turned on (detect 200ms restore 400ms action forward) on
+#    each ring port in turn: a port detects within detect plus one
+#    polling period of being turned on (kprobe on the commit, tracepoint
+#    on the detection); one detection breaks the cycle, so the ports
+#    turned on later may never see a stall. The backlog drains, every
+#    datagram arrives, nothing is dropped anywhere, and each detection is
+#    followed by a restore once no pause is in force.
+# 3. The same deadlock again with action drop: detected, the backlog
+#    drains, and datagrams sent = received + dropped by the watchdog.
+
+. "$(dirname "$0")/lib.sh"
+require_tools udpgen udpsink
+require_cmd python3
+scratch_dir
+
+N=4
+# response 100ms: a headroom that holds what a busy VM lets through
+# before a pause takes effect, so that no packet is lost on the way
+RING_OPTS="trust dscp pfc 3 rate 10mbit response 100ms"
+# the hosts' links run at 20 Mbit/s; the routers send to them at 2
+HOSTPORT_OPTS="trust dscp pfc 3 rate 2mbit speed 20mbit response 100ms"
+HOST_OPTS="trust dscp pfc 3 rate 20mbit"
+CLASS_OPTS="xoff 8k xon 4k"
+SECS=3
+DETECT=200
+RESTORE=400
+
+ring $N || { echo "# cannot build the ring"; exit 1; }
+T=$(tracefs)
+
+ports=()	# every router port and host, NS:DEV
+east=()		# the ring ports that carry the cycle
+for i in $(seq 0 $((N - 1))); do
+	r=$(ring_ns r "$i")
+	ports+=("$r:r${i}e" "$r:r${i}w" "$r:r${i}h" "$(ring_ns h "$i"):eth0")
+	east+=("$r:r${i}e")
+done
+
+ring_qdiscs() {
+	local i r h d
+	for i in $(seq 0 $((N - 1))); do
+		r=$(ring_ns r "$i")
+		h=$(ring_ns h "$i")
+		for d in "r${i}e" "r${i}w" "r${i}h"; do
+			tc -n "$r" qdisc del dev "$d" root 2>/dev/null
+		done
+		tc -n "$h" qdisc del dev eth0 root 2>/dev/null
+		# shellcheck disable=SC2086
+		{
+			tc -n "$h" qdisc add dev eth0 root handle 1: lossless $HOST_OPTS &&
+			tc -n "$r" qdisc add dev "r${i}h" root handle 1: lossless $HOSTPORT_OPTS &&
+			tc -n "$r" qdisc add dev "r${i}e" root handle 1: lossless $RING_OPTS &&
+			tc -n "$r" qdisc add dev "r${i}w" root handle 1: lossless $RING_OPTS
+		} || return 1
+		for d in "r${i}e" "r${i}w" "r${i}h"; do
+			tc -n "$r" class change dev "$d" classid 1:4 lossless $CLASS_OPTS || return 1
+		done
+	done
+}
+
+# snap FILE: traffic class 3 of every router port
+snap() {
+	python3 "$TOOLS/port_snapshot.py" 3 "${ports[@]}" > "$1"
+	json "$1" '" ".join(k for k, v in d.items() if "tc" not in v or "backlog" not in v)' |
+		grep -v '^$' | sed 's/^/# unreadable: /'
+}
+
+# deadlock: fresh qdiscs, receivers up, every host sends for SECS
+SINKS=()
+deadlock() {
+	local i d pids=()
+	ring_qdiscs || return 1
+	SINKS=()
+	for i in $(seq 0 $((N - 1))); do
+		ip netns exec "$(ring_ns h "$i")" "$TOOLS/udpsink" --port 9000 --idle 0 \
+			--rcvbuf 8388608 > "$out/rx$i.json" &
+		SINKS+=($!)
+	done
+	sleep 1
+	for i in $(seq 0 $((N - 1))); do
+		d=$(((i + N - 1) % N))
+		ip netns exec "$(ring_ns h "$i")" taskset -c 0 "$TOOLS/udpgen" --dst "10.0.$d.2" \
+			--port 9000 --size 64 --duration "$SECS" --rate 6000000 --tos 0x60 \
+			--flow "$i" --recverr > "$out/tx$i.json" &
+		pids+=($!)
+	done
+	# a paused host blocks udpgen in send(): end it after SECS
+	sleep $((SECS + 1))
+	kill -TERM "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}"
+	return 0
+}
+
+# drain: wait up to 30 s for every queue to be empty (twice in a row: the
+# hosts' queues refill the ring); stop the sinks
+drain() {
+	local i empty=0
+	for i in $(seq 30); do
+		snap "$out/drain"
+		if [ "$(json "$out/drain" 'sum(v.get("backlog", 1) for v in d.values())')" = 0 ]; then
+			empty=$((empty + 1))
+			[ "$empty" -ge 2 ] && break
+		else
+			empty=0
+		fi
+		sleep 1
+	done
+	DRAINED=$(date +%s.%N)
+	kill -TERM "${SINKS[@]}" 2>/dev/null
+	wait "${SINKS[@]}" 2>/dev/null
+}
+
+# since T0: seconds from T0 to DRAINED
+since() {
+	python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$DRAINED"
+}
+
+# totals: "SENT RECEIVED" over the four flows
+totals() {
+	python3 - "$out" "$N" <<'PY'
+import json, sys
+out, n = sys.argv[1], int(sys.argv[2])
+tx = sum(json.load(open(f"{out}/tx{i}.json"))["sent"] for i in range(n))
+rx = sum(json.load(open(f"{out}/rx{i}.json"))["total"]["packets"] for i in range(n))
+print(tx, rx)
+PY
+}
+
+# wd_on ACTION: the watchdog on every ring port, one commit after another;
+# with tracing, record each commit (kprobe) and each detection
+wd_on() {
+	local i
+	if [ -n "$T" ]; then
+		echo 0 > "$T/tracing_on"
+		echo > "$T/trace"
+		[ -e "$T/events/kprobes/enable" ] && echo 0 > "$T/events/kprobes/enable"
+		echo > "$T/kprobe_events"
+		echo 'p:wdcommit lossless_pfcwd_start' >> "$T/kprobe_events" 2>/dev/null
+		echo 1 > "$T/events/kprobes/enable" 2>/dev/null
+		echo 1 > "$T/events/lossless/lossless_wd_detected/enable"
+		echo 1 > "$T/events/lossless/lossless_wd_restored/enable"
+		echo 1 > "$T/tracing_on"
+	fi
+	for i in $(seq 0 $((N - 1))); do
+		tc -n "$(ring_ns r "$i")" qdisc change dev "r${i}e" root lossless \
+			pfcwd detect ${DETECT}ms restore ${RESTORE}ms action "$1" || return 1
+	done
+}
+
+# detection_ms: for each ring port in turn, ms from its commit to its
+# detection, from the trace ("-1" when not found)
+detection_ms() {
+	[ -n "$T" ] || { echo "-1"; return; }
+	echo 0 > "$T/tracing_on"
+	python3 - "$T/trace" "$N" <<'PY'
+import re, sys
+commits, detects = [], {}
+for line in open(sys.argv[1]):
+    m = re.search(r"\s(\d+\.\d+): (\w+):", line)
+    if not m:
+        continue
+    t, ev = float(m.group(1)), m.group(2)
+    if ev == "wdcommit":
+        commits.append(t)
+    elif ev == "lossless_wd_detected":
+        dev = re.search(r"dev=(\S+)", line).group(1)
+        detects.setdefault(dev, t)
+out = []
+for i in range(int(sys.argv[2])):
+    dev = "r%de" % i
+    if i < len(commits) and dev in detects:
+        out.append("%.0f" % ((detects[dev] - commits[i]) * 1000))
+if not out:
+    out.append("-1")
+print(" ".join(out))
+PY
+	echo 0 > "$T/events/kprobes/enable"
+	echo > "$T/kprobe_events"
+}
+
+# 1. the deadlock
+deadlock
+check_err $? "the ring could not be set up"
+sleep 2
+snap "$out/a"
+sleep 5
+snap "$out/b"
+python3 - "$out/a" "$out/b" "$N" > "$out/dl" <<'PY'
+import json, sys
+a, b, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+ok = True
+for i in range(n):
+    e = [k for k in a if k.endswith(":r%de" % i)][0]
+    w = [k for k in a if k.endswith(":r%dw" % ((i + 1) % n))][0]
+    stuck = (a[e].get("backlog", 0) > 0 and a[e].get("backlog") == b[e].get("backlog")
+             and a[e].get("sent_packets") == b[e].get("sent_packets"))
+    paused = a[w].get("pausing") is True and b[w].get("pausing") is True
+    grew = b[e].get("pause_us", 0) - a[e].get("pause_us", 0)
+    print("# r%de: backlog %s -> %s B, sent %s -> %s, paused by r%d: %s, paused %.1f s of 5" %
+          (i, a[e].get("backlog"), b[e].get("backlog"), a[e].get("sent_packets"),
+           b[e].get("sent_packets"), (i + 1) % n, paused, grew / 1e6))
+    ok = ok and stuck and paused and grew >= 4.5e6
+print("ok" if ok else "stuck-not")
+PY
+cat "$out/dl" | grep '^#'
+[ "$(tail -n 1 "$out/dl")" = ok ]
+check_err $? "the ring is not deadlocked: some link was not paused or its backlog moved"
+log_test "deadlock: PFC on, no watchdog: every ring link paused, backlog stuck for 5 s"
+
+# 2. recovery: forward
+t_on=$(date +%s.%N)
+wd_on forward
+check_err $? "tc refused the watchdog"
+sleep 3
+lat=$(detection_ms)
+drain
+snap "$out/c"
+read -r sent rcvd <<< "$(totals)"
+python3 - "$out/c" > "$out/fw" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def s(f, suffix=""):
+    return sum(v.get(f, 10**9) for k, v in c.items() if k.endswith(suffix))
+print(s("wd_detected", "e"), s("wd_restored", "e"), s("wd_dropped"),
+      s("qdisc_drops"), s("headroom_drops"), s("backlog"))
+PY
+read -r det rest wdrop qdrop hdrop backlog < "$out/fw"
+echo "# forward: detection ${lat// / ms, } ms after the watchdog's commit (detect ${DETECT} ms," \
+	"poll $((DETECT / 4)) ms); sent $sent, received $rcvd; detected $det, restored $rest," \
+	"watchdog drops $wdrop, qdisc drops $qdrop, headroom drops $hdrop, backlog $backlog B;" \
+	"all queues empty $(since "$t_on") s after the first commit"
+for l in $lat; do
+	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
+	check_err $? "detection took $l ms, more than detect + one poll ($((DETECT + DETECT / 4)) ms)"
+done
+[ "$det" -ge 1 ] && [ "$backlog" -eq 0 ]
+check_err $? "no ring port detected ($det) or the backlog ($backlog B) stayed"
+[ "$rcvd" -eq "$sent" ] && [ "$wdrop" -eq 0 ] && [ "$qdrop" -eq 0 ] && [ "$hdrop" -eq 0 ]
+check_err $? "forward lost datagrams: sent $sent, received $rcvd, drops $wdrop/$qdrop/$hdrop"
+[ "$rest" -eq "$det" ]
+check_err $? "$det detections but $rest restores"
+log_test "recovery, action forward: detected in time, drained, nothing dropped, restored"
+
+# 3. recovery: drop
+deadlock
+check_err $? "the ring could not be set up again"
+sleep 2
+t_on=$(date +%s.%N)
+wd_on drop
+sleep 3
+lat=$(detection_ms)
+drain
+snap "$out/d"
+read -r sent rcvd <<< "$(totals)"
+python3 - "$out/d" > "$out/dr" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def s(f, suffix=""):
+    return sum(v.get(f, 10**9) for k, v in c.items() if k.endswith(suffix))
+print(s("wd_detected", "e"), s("wd_dropped"), s("qdisc_drops"), s("headroom_drops"), s("backlog"))
+PY
+read -r det wdrop qdrop hdrop backlog < "$out/dr"
+echo "# drop: detection ${lat// / ms, } ms after the commit; sent $sent, received $rcvd, watchdog drops" \
+	"$wdrop, qdisc drops $qdrop (headroom $hdrop), backlog $backlog B; all queues empty" \
+	"$(since "$t_on") s after the first commit"
+for l in $lat; do
+	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
+	check_err $? "detection took $l ms, more than detect + one poll"
+done
+[ "$det" -ge 1 ] && [ "$wdrop" -gt 0 ] && [ "$backlog" -eq 0 ]
+check_err $? "detected $det, dropped $wdrop, backlog $backlog B"
+[ "$sent" -eq $((rcvd + qdrop)) ] && [ "$qdrop" -eq "$wdrop" ]
+check_err $? "counters disagree: sent $sent != received $rcvd + dropped $qdrop (watchdog $wdrop)"
+log_test "recovery, action drop: detected in time, drained, sent = received + dropped"
+
+exit $EXIT_STATUS
