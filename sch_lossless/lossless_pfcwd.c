@@ -23,7 +23,9 @@
  * between packets, never under one. change() commits the configuration
  * under the same lock and starts or stops the timer outside it;
  * destroy() stops it first (del_timer_sync() copes with a timer that
- * re-arms itself).
+ * re-arms itself). Between a qdisc's removal from its device and its
+ * destroy(), reset runs without the lock: the timer skips deactivated
+ * qdiscs.
  */
 #include <linux/jiffies.h>
 #include <linux/netdevice.h>
@@ -144,16 +146,21 @@ static void lossless_pfcwd_timer(struct timer_list *t)
 {
 	struct lossless_sched_data *q = from_timer(q, t, wd.timer);
 	struct lossless_pfcwd *wd = &q->wd;
-	struct Qdisc *sch = wd->sch;
+	struct Qdisc *sch = wd->sch, *root;
 	struct sk_buff *to_free = NULL;
 	spinlock_t *root_lock;		/* the qdisc's, as enqueue takes */
 	bool kick = false;
 
 	rcu_read_lock();
-	root_lock = qdisc_lock(qdisc_root_sleeping(sch));
+	root = qdisc_root_sleeping(sch);
+	root_lock = qdisc_lock(root);
 	spin_lock(root_lock);
 	if (wd->cfg.detect_ms) {
-		kick = lossless_pfcwd_poll(sch, &to_free);
+		/* not while the qdisc is off its device: reset and destroy
+		 * may be emptying the queues without the lock
+		 */
+		if (!test_bit(__QDISC_STATE_DEACTIVATED, &root->state))
+			kick = lossless_pfcwd_poll(sch, &to_free);
 		mod_timer(&wd->timer, jiffies + lossless_pfcwd_period(wd));
 	}
 	spin_unlock(root_lock);

@@ -411,3 +411,28 @@ tracefs() {
 	mountpoint -q "$t" || mount -t tracefs nodev "$t" 2>/dev/null
 	[ -e "$t/trace" ] && echo "$t"
 }
+
+# wait_empty DIR TC[,TC...] NS:DEV...: wait up to 30 s for traffic classes
+# TC of every port to have nothing queued at two samples in a row (queues
+# elsewhere may refill them); the last samples are in DIR/sTC
+# (port_snapshot.py). Fails when they never empty.
+wait_empty() {
+	local dir=$1 tcs=$2 i t busy empty=0
+	shift 2
+	for i in $(seq 30); do
+		busy=0
+		for t in ${tcs//,/ }; do
+			python3 "$TOOLS/port_snapshot.py" "$t" "$@" > "$dir/s$t"
+			[ "$(json "$dir/s$t" 'sum(v.get("backlog", 1) for v in d.values())')" = 0 ] ||
+				busy=1
+		done
+		if [ "$busy" -eq 0 ]; then
+			empty=$((empty + 1))
+			[ "$empty" -ge 2 ] && return 0
+		else
+			empty=0
+		fi
+		sleep 1
+	done
+	return 1
+}

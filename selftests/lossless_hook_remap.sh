@@ -118,19 +118,7 @@ run() {
 
 # stop_sinks: once every queue is empty (or after 30 s)
 stop_sinks() {
-	local i empty=0
-	for i in $(seq 30); do
-		python3 "$TOOLS/port_snapshot.py" 3 "${PORTS[@]}" > "$out/s3"
-		python3 "$TOOLS/port_snapshot.py" 4 "${PORTS[@]}" > "$out/s4"
-		if [ "$(json "$out/s3" 'sum(v.get("backlog", 1) for v in d.values())')" = 0 ] &&
-		   [ "$(json "$out/s4" 'sum(v.get("backlog", 1) for v in d.values())')" = 0 ]; then
-			empty=$((empty + 1))
-			[ "$empty" -ge 2 ] && break
-		else
-			empty=0
-		fi
-		sleep 1
-	done
+	wait_empty "$out" 3,4 "${PORTS[@]}"
 	kill -TERM "${SINKS[@]}" 2>/dev/null
 	wait "${SINKS[@]}" 2>/dev/null
 }

@@ -7,13 +7,13 @@
 # a ring, one host on each; every host sends a UDP flow on priority 3
 # (DSCP 24) to the host three ring hops away, so the buffer dependency of
 # the four flows is the cycle r0e -> r1e -> r2e -> r3e -> r0e. The ports
-# to the hosts are slow (2 Mbit/s), the ring links 20 Mbit/s: the queues
+# to the hosts are slow (2 Mbit/s), the ring links 10 Mbit/s: the queues
 # to the hosts fill, their routers pause the ring link they come in on,
 # the pauses spread round the ring, and each router's buffer ends up held
 # by packets waiting for the next, paused, ring link.
 #
 #   h0     h1     h2     h3          rIh: rate 2mbit
-#   |      |      |      |           rIe, rIw: rate 20mbit
+#   |      |      |      |           rIe, rIw: rate 10mbit
 #   r0 --> r1 --> r2 --> r3 --+      lossless pfc 3 everywhere,
 #   ^-------------------------+      class 1:4 xoff 8k xon 4k
 #
@@ -112,20 +112,9 @@ deadlock() {
 	return 0
 }
 
-# drain: wait up to 30 s for every queue to be empty (twice in a row: the
-# hosts' queues refill the ring); stop the sinks
+# drain: wait for every queue to be empty; stop the sinks
 drain() {
-	local i empty=0
-	for i in $(seq 30); do
-		snap "$out/drain"
-		if [ "$(json "$out/drain" 'sum(v.get("backlog", 1) for v in d.values())')" = 0 ]; then
-			empty=$((empty + 1))
-			[ "$empty" -ge 2 ] && break
-		else
-			empty=0
-		fi
-		sleep 1
-	done
+	wait_empty "$out" 3 "${ports[@]}"
 	DRAINED=$(date +%s.%N)
 	kill -TERM "${SINKS[@]}" 2>/dev/null
 	wait "${SINKS[@]}" 2>/dev/null

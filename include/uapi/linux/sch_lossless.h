@@ -63,7 +63,9 @@ enum {
 	TCA_LOSSLESS_PFCWD_DETECT,	/* u32, ms a class may stay stuck in pause; 0: off */
 	TCA_LOSSLESS_PFCWD_RESTORE,	/* u32, ms without XOFF before PFC resumes */
 	TCA_LOSSLESS_PFCWD_ACTION,	/* u8, enum tc_lossless_pfcwd_action */
-	TCA_LOSSLESS_PFCWD_LIMIT,	/* u32, detections in the window that turn PFC off; 0: never */
+	TCA_LOSSLESS_PFCWD_LIMIT,	/* u32, detections in the window that turn
+					 * PFC off; 0: never
+					 */
 	TCA_LOSSLESS_PFCWD_WINDOW,	/* u32, s, the window of the limit */
 	TCA_LOSSLESS_PFCWD_OFF,		/* u8, dump only: priorities whose PFC the
 					 * watchdog turned off (TCA_LOSSLESS_PFC turns
