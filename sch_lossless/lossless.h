@@ -204,13 +204,14 @@ void lossless_pause_read(struct lossless_sched_data *q, u8 prios, u64 now,
 u8 lossless_tc_prios(const struct lossless_sched_data *q, int tc);
 
 /* lossless_hook.c */
-u8 lossless_hook_remap(struct lossless_sched_data *q, struct sk_buff *skb, u8 from);
+bool lossless_hook_remap(struct lossless_sched_data *q, struct sk_buff *skb, u8 from, u8 *tc);
 
 /* lossless_pfcwd.c */
 void lossless_pfcwd_init(struct Qdisc *sch);
 void lossless_pfcwd_set(struct Qdisc *sch, const struct lossless_wd_config *cfg, u8 pfc_on);
 void lossless_pfcwd_start(struct Qdisc *sch);
 void lossless_pfcwd_stop(struct Qdisc *sch);
+u32 lossless_pfcwd_poll_us(const struct lossless_sched_data *q);
 
 /* lossless_port.c */
 int lossless_port_attach(struct Qdisc *sch);

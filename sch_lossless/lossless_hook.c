@@ -32,23 +32,30 @@
 
 #include "lossless.h"
 
-/* Rewrite the DSCP of an IPv4 or IPv6 packet, keeping its ECN bits. */
-static void lossless_hook_set_dscp(struct sk_buff *skb, u8 dscp)
+/*
+ * Rewrite the DSCP of an IPv4 or IPv6 packet, keeping its ECN bits; false
+ * when there is none to rewrite, or it cannot be found for sure (a VLAN
+ * tag in the frame: the network header offset may point at the tag).
+ */
+static bool lossless_hook_set_dscp(struct sk_buff *skb, u8 dscp)
 {
 	int off = skb_network_offset(skb);
 
-	switch (skb_protocol(skb, true)) {
+	if (eth_type_vlan(skb->protocol))
+		return false;
+	switch (skb->protocol) {
 	case htons(ETH_P_IP):
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
-			return;
+			return false;
 		ipv4_change_dsfield((struct iphdr *)(skb->data + off), INET_ECN_MASK, dscp << 2);
-		break;
+		return true;
 	case htons(ETH_P_IPV6):
 		if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
-			return;
+			return false;
 		ipv6_change_dsfield((struct ipv6hdr *)(skb->data + off), INET_ECN_MASK, dscp << 2);
-		break;
+		return true;
 	}
+	return false;
 }
 
 /* Rewrite the PCP of the packet's outer VLAN tag, if it has one. */
@@ -76,18 +83,25 @@ static void lossless_hook_set_pcp(struct sk_buff *skb, u8 prio)
  * @q: the egress qdisc's data, an uplink with @from in its hook_mask
  * @skb: the packet, in through another uplink
  * @from: its priority
+ * @tc: the traffic class of the priority it moves to
  *
- * Return: the traffic class of the priority it moves to.
+ * Trust dscp moves only a packet whose DSCP could be rewritten (an IP
+ * packet, no VLAN tag in the frame): one that the next switch would still
+ * queue on @from stays where it is.
+ *
+ * Return: true when the packet moved.
  */
-u8 lossless_hook_remap(struct lossless_sched_data *q, struct sk_buff *skb, u8 from)
+bool lossless_hook_remap(struct lossless_sched_data *q, struct sk_buff *skb, u8 from, u8 *tc)
 {
 	u8 to = q->hook_remap[from];
 
 	if (q->trust == TC_LOSSLESS_TRUST_DSCP) {
-		lossless_hook_set_dscp(skb, q->hook_dscp[to]);
+		if (!lossless_hook_set_dscp(skb, q->hook_dscp[to]))
+			return false;
 	} else {
 		skb->priority = to;
 		lossless_hook_set_pcp(skb, to);
 	}
-	return lossless_prio_to_tc(&q->prio_map, to);
+	*tc = lossless_prio_to_tc(&q->prio_map, to);
+	return true;
 }

@@ -551,8 +551,7 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_SPEED, q->speed,
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_MTU, q->mtu) ||
-	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_WD_POLL_US,
-			q->wd.cfg.detect_ms ? lossless_wd_poll_ms(&q->wd.cfg) * USEC_PER_MSEC : 0))
+	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_WD_POLL_US, lossless_pfcwd_poll_us(q)))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);

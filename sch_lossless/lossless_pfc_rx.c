@@ -31,6 +31,8 @@ static void lossless_pause_account(struct lossless_sched_data *q, int p, u64 now
 	struct lossless_pause *ps = &q->pause[p];
 	u64 end = min(now, ps->until);
 
+	if (now <= ps->start)
+		return;		/* accounted up to a later time already */
 	if (end > ps->start)
 		ps->total_ns += end - ps->start;
 	ps->start = now;

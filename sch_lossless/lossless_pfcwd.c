@@ -23,9 +23,9 @@
  * between packets, never under one. change() commits the configuration
  * under the same lock and starts or stops the timer outside it;
  * destroy() stops it first (del_timer_sync() copes with a timer that
- * re-arms itself). Between a qdisc's removal from its device and its
- * destroy(), reset runs without the lock: the timer skips deactivated
- * qdiscs.
+ * re-arms itself). The reset that destroy runs without the lock finds the
+ * queues already emptied under it (dev_deactivate(), or the parent's
+ * purge), so a poll running alongside it has nothing to drop.
  */
 #include <linux/jiffies.h>
 #include <linux/netdevice.h>
@@ -61,6 +61,24 @@ static void lossless_pfcwd_purge(struct Qdisc *sch, int tc, struct sk_buff **to_
 	qdisc_tree_reduce_backlog(sch, pkts, bytes);
 }
 
+/*
+ * What the next poll compares with: the pause time of each class's
+ * lossless priorities now (the set may just have changed) and its packets
+ * sent. Under the root lock.
+ */
+static void lossless_pfcwd_rebase(struct lossless_sched_data *q)
+{
+	u64 now = ktime_get_ns(), xoff;
+	int tc;
+
+	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
+		lossless_pause_read(q, lossless_tc_prios(q, tc), now,
+				    &q->wd.last_paused[tc], &xoff);
+		q->wd.last_sent[tc] = u64_stats_read(&q->classes[tc].bstats.packets);
+		q->wd.queue[tc].stall_ns = 0;
+	}
+}
+
 /* Carry out transition @ev of class @tc (root lock held). */
 static void lossless_pfcwd_act(struct Qdisc *sch, int tc, u8 prios,
 			       enum lossless_wd_event ev)
@@ -88,6 +106,7 @@ static void lossless_pfcwd_act(struct Qdisc *sch, int tc, u8 prios,
 		wd->pfc_off |= prios;
 		q->pfc_enable &= ~prios;
 		lossless_port_configure(sch);
+		lossless_pfcwd_rebase(q);
 		trace_lossless_wd_pfc_off(qdisc_dev(sch), tc, prios, wd->cfg.action);
 		break;
 	default:
@@ -114,7 +133,8 @@ static bool lossless_pfcwd_poll(struct Qdisc *sch, struct sk_buff **to_free)
 
 		lossless_pause_read(q, prios, now, &paused, &s.last_xoff);
 		sent = u64_stats_read(&c->bstats.packets);
-		s.paused_ns = min(paused - wd->last_paused[tc], period);
+		s.paused_ns = paused > wd->last_paused[tc] ?
+			      min(paused - wd->last_paused[tc], period) : 0;
 		s.sent = sent != wd->last_sent[tc];
 		s.backlog = c->q.qlen;
 		wd->last_paused[tc] = paused;
@@ -146,21 +166,16 @@ static void lossless_pfcwd_timer(struct timer_list *t)
 {
 	struct lossless_sched_data *q = from_timer(q, t, wd.timer);
 	struct lossless_pfcwd *wd = &q->wd;
-	struct Qdisc *sch = wd->sch, *root;
+	struct Qdisc *sch = wd->sch;
 	struct sk_buff *to_free = NULL;
 	spinlock_t *root_lock;		/* the qdisc's, as enqueue takes */
 	bool kick = false;
 
 	rcu_read_lock();
-	root = qdisc_root_sleeping(sch);
-	root_lock = qdisc_lock(root);
+	root_lock = qdisc_lock(qdisc_root_sleeping(sch));
 	spin_lock(root_lock);
 	if (wd->cfg.detect_ms) {
-		/* not while the qdisc is off its device: reset and destroy
-		 * may be emptying the queues without the lock
-		 */
-		if (!test_bit(__QDISC_STATE_DEACTIVATED, &root->state))
-			kick = lossless_pfcwd_poll(sch, &to_free);
+		kick = lossless_pfcwd_poll(sch, &to_free);
 		mod_timer(&wd->timer, jiffies + lossless_pfcwd_period(wd));
 	}
 	spin_unlock(root_lock);
@@ -182,6 +197,12 @@ void lossless_pfcwd_init(struct Qdisc *sch)
 		lossless_wd_init(&q->wd.queue[tc]);
 }
 
+/* The polling period as the timer runs it, in us (0: off). */
+u32 lossless_pfcwd_poll_us(const struct lossless_sched_data *q)
+{
+	return q->wd.cfg.detect_ms ? jiffies_to_usecs(lossless_pfcwd_period(&q->wd)) : 0;
+}
+
 /*
  * Commit a configuration, under sch_tree_lock(): @cfg as validated, and
  * @pfc_on the priorities the request turned PFC on for (the operator's
@@ -198,9 +219,9 @@ void lossless_pfcwd_set(struct Qdisc *sch, const struct lossless_wd_config *cfg,
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		struct lossless_wd_queue *wq = &wd->queue[tc];
 
-		if (!cfg->detect_ms ||
+		if (!cfg->detect_ms || !lossless_tc_prios(q, tc) ||
 		    (wq->state == TC_LOSSLESS_WD_PFC_OFF && (lossless_tc_prios(q, tc) & pfc_on))) {
-			/* watchdog off, or PFC back on: start afresh */
+			/* watchdog off, class lossy, or PFC back on: afresh */
 			lossless_wd_reset(wq);
 		} else if (forget) {
 			/* the history was kept for another limit */
@@ -208,17 +229,9 @@ void lossless_pfcwd_set(struct Qdisc *sch, const struct lossless_wd_config *cfg,
 			wq->next = 0;
 		}
 	}
-	if (cfg->detect_ms && !wd->cfg.detect_ms) {
-		/* turned on: the first poll judges the time from now */
-		u64 now = ktime_get_ns(), xoff;
-
-		wd->last_poll = now;
-		for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
-			lossless_pause_read(q, lossless_tc_prios(q, tc), now,
-					    &wd->last_paused[tc], &xoff);
-			wd->last_sent[tc] = u64_stats_read(&q->classes[tc].bstats.packets);
-		}
-	}
+	if (cfg->detect_ms && !wd->cfg.detect_ms)
+		wd->last_poll = ktime_get_ns();	/* turned on: judge from now */
+	lossless_pfcwd_rebase(q);
 	/* the stormed classes take the action now set */
 	wd->ignore = 0;
 	wd->drop = 0;

@@ -141,9 +141,9 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return lossless_enqueue_ctl(skb, sch, to_free);
 	prio = lossless_classify(q, sch, skb, &tc);
 	if (unlikely(q->hook_mask) && prio >= 0 && (q->hook_mask & BIT(prio)) &&
-	    skb->skb_iif && lossless_port_uplink(sch, skb->skb_iif)) {
+	    skb->skb_iif && lossless_port_uplink(sch, skb->skb_iif) &&
+	    lossless_hook_remap(q, skb, prio, &tc)) {
 		/* a hook flow: onto another priority, still charged to prio */
-		tc = lossless_hook_remap(q, skb, prio);
 		q->classes[tc].hook_remapped++;
 	}
 	c = &q->classes[tc];

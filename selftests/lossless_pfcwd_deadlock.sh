@@ -36,8 +36,10 @@ scratch_dir
 
 N=4
 # response 100ms: a headroom that holds what a busy VM lets through
-# before a pause takes effect, so that no packet is lost on the way
-RING_OPTS="trust dscp pfc 3 rate 10mbit response 100ms"
+# before a pause takes effect, so that no packet is lost on the way; and
+# on the ring ports' class 1:4 an ample headroom (1 MiB) for what a port
+# that forwards in spite of pauses sends to a neighbour still congested
+RING_OPTS="trust dscp pfc 3 rate 10mbit response 100ms buffer 8m"
 # the hosts' links run at 20 Mbit/s; the routers send to them at 2
 HOSTPORT_OPTS="trust dscp pfc 3 rate 2mbit speed 20mbit response 100ms"
 HOST_OPTS="trust dscp pfc 3 rate 20mbit"
@@ -76,6 +78,7 @@ ring_qdiscs() {
 		for d in "r${i}e" "r${i}w" "r${i}h"; do
 			tc -n "$r" class change dev "$d" classid 1:4 lossless $CLASS_OPTS || return 1
 		done
+		tc -n "$r" class change dev "r${i}w" classid 1:4 lossless headroom 1m || return 1
 	done
 }
 

@@ -70,24 +70,43 @@ rate_since() {
 		"$1" "$2" "$t" "$n"
 }
 
-# run WD_OPTS: the rate (packets/s) of s1's flow to rx in 2 s before a 4 s
-# storm ("base") and from 1 s into the storm to its end ("storm")
+# storm_started: wait (up to 10 s) for p2 to take its first storm frame
+storm_started() {
+	local i
+	for i in $(seq 50); do
+		python3 "$TOOLS/port_snapshot.py" 3 "$sw:p2" > "$out/p2"
+		[ "$(json "$out/p2" 'd["'"$sw:p2"'"].get("pfc_rx", 0)')" -gt 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# run WD_OPTS: the rate (packets/s) of s1's flow to rx in 2 s before a
+# storm ("base") and in 2 s from 1 s after the storm's first frame
+# ("storm"), while it goes on (a sample takes a while in the VM: the storm
+# lasts until the measure is done)
 run() {
-	local t0 n0 base st
+	local t0 n0 base st pid
 	fabric_qdiscs "$SW_OPTS $1" "" "$HOST_OPTS" "xoff 16k xon 8k" || return 1
 	GEN=()
-	traffic 15
+	traffic 60
 	sleep 1
 	n0=$(sent_to_rx)
 	t0=$(date +%s.%N)
 	sleep 2
 	base=$(rate_since "$t0" "$n0")
-	storm 4 &
+	# in the background, its pid that of pfc_send.py (ip execs it)
+	ip netns exec "$s2" python3 "$TOOLS/pfc_send.py" eth0 --prio 3:65535 \
+		--count 3000 --interval 0.01 &
+	pid=$!
+	storm_started || echo "# the storm did not start" >&2
 	sleep 1
 	n0=$(sent_to_rx)
 	t0=$(date +%s.%N)
-	wait $!
+	sleep 2
 	st=$(rate_since "$t0" "$n0")
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
 	kill -TERM "${GEN[@]}" 2>/dev/null
 	wait "${GEN[@]}" 2>/dev/null
 	echo "$base $st"
