@@ -64,6 +64,11 @@ static void lossless_port_put(struct lossless_port *port)
 		kfree_rcu(port, rcu);
 }
 
+static bool lossless_port_is(const struct lossless_port *port, struct net *net, int ifindex)
+{
+	return port->ifindex == ifindex && net_eq(read_pnet(&port->net), net);
+}
+
 /* A reference to the port of @ifindex in @net, or NULL. */
 static struct lossless_port *lossless_port_get(struct net *net, int ifindex)
 {
@@ -71,8 +76,7 @@ static struct lossless_port *lossless_port_get(struct net *net, int ifindex)
 
 	rcu_read_lock();
 	hash_for_each_possible_rcu(lossless_ports, port, node, ifindex) {
-		if (port->ifindex == ifindex && net_eq(read_pnet(&port->net), net) &&
-		    refcount_inc_not_zero(&port->ref)) {
+		if (lossless_port_is(port, net, ifindex) && refcount_inc_not_zero(&port->ref)) {
 			rcu_read_unlock();
 			return port;
 		}
@@ -243,7 +247,7 @@ bool lossless_port_uplink(struct Qdisc *sch, int ifindex)
 
 	rcu_read_lock();
 	hash_for_each_possible_rcu(lossless_ports, port, node, ifindex) {
-		if (port->ifindex == ifindex && net_eq(read_pnet(&port->net), net)) {
+		if (lossless_port_is(port, net, ifindex)) {
 			uplink = READ_ONCE(port->uplink);
 			break;
 		}

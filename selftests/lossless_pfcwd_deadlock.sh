@@ -130,17 +130,6 @@ since() {
 	python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$DRAINED"
 }
 
-# totals: "SENT RECEIVED" over the four flows
-totals() {
-	python3 - "$out" "$N" <<'PY'
-import json, sys
-out, n = sys.argv[1], int(sys.argv[2])
-tx = sum(json.load(open(f"{out}/tx{i}.json"))["sent"] for i in range(n))
-rx = sum(json.load(open(f"{out}/rx{i}.json"))["total"]["packets"] for i in range(n))
-print(tx, rx)
-PY
-}
-
 # wd_on ACTION: the watchdog on every ring port, one commit after another;
 # with tracing, record each commit (kprobe) and each detection
 wd_on() {
@@ -243,28 +232,39 @@ grep '^#' "$out/dl"
 check_err $? "the ring is not deadlocked: some link was not paused or its backlog moved"
 log_test "deadlock: PFC on, no watchdog: every ring link paused, backlog stuck for 5 s"
 
-# 2. recovery: forward
-t_on=$(date +%s.%N)
-wd_on forward
-check_err $? "tc refused the watchdog"
-sleep 3
-lat=$(detection_ms)
-drain
-snap "$out/c"
-read -r sent rcvd <<< "$(totals)"
-python3 - "$out/c" > "$out/fw" <<'PY'
+# recover ACTION: the watchdog on (ACTION) on the deadlocked ring; once
+# drained, "sent received detected restored wd_drops drops headroom_drops
+# backlog" in $out/rec (the drain's last sample: every port, empty) and the
+# detection times in $lat, the time to drain in $took
+recover() {
+	local t_on
+	t_on=$(date +%s.%N)
+	wd_on "$1" || return 1
+	sleep 3
+	lat=$(detection_ms)
+	drain
+	took=$(since "$t_on")
+	python3 - "$out" "$N" > "$out/rec" <<'PY'
 import json, sys
-c = json.load(open(sys.argv[1]))
+out, n = sys.argv[1], int(sys.argv[2])
+tx = sum(json.load(open(f"{out}/tx{i}.json"))["sent"] for i in range(n))
+rx = sum(json.load(open(f"{out}/rx{i}.json"))["total"]["packets"] for i in range(n))
+c = json.load(open(f"{out}/s3"))
 def s(f, suffix=""):
     return sum(v.get(f, 10**9) for k, v in c.items() if k.endswith(suffix))
-print(s("wd_detected", "e"), s("wd_restored", "e"), s("wd_dropped"),
+print(tx, rx, s("wd_detected", "e"), s("wd_restored", "e"), s("wd_dropped"),
       s("qdisc_drops"), s("headroom_drops"), s("backlog"))
 PY
-read -r det rest wdrop qdrop hdrop backlog < "$out/fw"
+}
+
+# 2. recovery: forward
+recover forward
+check_err $? "tc refused the watchdog"
+read -r sent rcvd det rest wdrop qdrop hdrop backlog < "$out/rec"
 echo "# forward: detection ${lat// / ms, } ms after the watchdog's commit (detect ${DETECT} ms," \
 	"poll $((DETECT / 4)) ms); sent $sent, received $rcvd; detected $det, restored $rest," \
 	"watchdog drops $wdrop, qdisc drops $qdrop, headroom drops $hdrop, backlog $backlog B;" \
-	"all queues empty $(since "$t_on") s after the first commit"
+	"all queues empty $took s after the first commit"
 for l in $lat; do
 	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
 	check_err $? "detection took $l ms, more than detect + one poll ($((DETECT + DETECT / 4)) ms)"
@@ -280,24 +280,12 @@ log_test "recovery, action forward: detected in time, drained, nothing dropped, 
 # 3. recovery: drop
 deadlocked
 check_err $? "the ring did not deadlock again in 3 tries"
-t_on=$(date +%s.%N)
-wd_on drop
-sleep 3
-lat=$(detection_ms)
-drain
-snap "$out/d"
-read -r sent rcvd <<< "$(totals)"
-python3 - "$out/d" > "$out/dr" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-def s(f, suffix=""):
-    return sum(v.get(f, 10**9) for k, v in c.items() if k.endswith(suffix))
-print(s("wd_detected", "e"), s("wd_dropped"), s("qdisc_drops"), s("headroom_drops"), s("backlog"))
-PY
-read -r det wdrop qdrop hdrop backlog < "$out/dr"
+recover drop
+check_err $? "tc refused the watchdog"
+read -r sent rcvd det rest wdrop qdrop hdrop backlog < "$out/rec"
 echo "# drop: detection ${lat// / ms, } ms after the commit; sent $sent, received $rcvd, watchdog drops" \
 	"$wdrop, qdisc drops $qdrop (headroom $hdrop), backlog $backlog B; all queues empty" \
-	"$(since "$t_on") s after the first commit"
+	"$took s after the first commit"
 for l in $lat; do
 	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
 	check_err $? "detection took $l ms, more than detect + one poll"
