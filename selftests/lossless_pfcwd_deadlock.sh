@@ -47,6 +47,11 @@ HOSTPORT_OPTS="trust dscp pfc 3 rate 2mbit speed 20mbit response 100ms"
 HOST_OPTS="trust dscp pfc 3 rate 20mbit"
 CLASS_OPTS="xoff 8k xon 4k"
 SECS=3
+# each host sends at most COUNT datagrams of 106 bytes on the wire: all
+# four flows together (848 kB) fit in one ring ingress's headroom (1 MiB),
+# so a port that forwards in spite of pauses cannot overflow its neighbour
+# whatever part of the ring's data it holds; a deadlock forms with far less
+COUNT=2000
 DETECT=200
 RESTORE=400
 
@@ -96,6 +101,7 @@ SINKS=()
 deadlock() {
 	local i d pids=()
 	ring_qdiscs || return 1
+	LINKDROPS0=$(linkdrops)
 	SINKS=()
 	for i in $(seq 0 $((N - 1))); do
 		ip netns exec "$(ring_ns h "$i")" "$TOOLS/udpsink" --port 9000 --idle 0 \
@@ -106,7 +112,7 @@ deadlock() {
 	for i in $(seq 0 $((N - 1))); do
 		d=$(((i + N - 1) % N))
 		ip netns exec "$(ring_ns h "$i")" taskset -c 0 "$TOOLS/udpgen" --dst "10.0.$d.2" \
-			--port 9000 --size 64 --duration "$SECS" --rate 6000000 --tos 0x60 \
+			--port 9000 --size 64 --count "$COUNT" --duration "$SECS" --rate 6000000 --tos 0x60 \
 			--flow "$i" --recverr > "$out/tx$i.json" &
 		pids+=($!)
 	done
@@ -115,6 +121,12 @@ deadlock() {
 	kill -TERM "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}"
 	return 0
+}
+
+# linkdrops: packets the ring's devices dropped outside any qdisc so far
+linkdrops() {
+	python3 "$TOOLS/port_snapshot.py" 0 "${ports[@]}" |
+		python3 -c 'import json, sys; print(sum(v.get("link_drops", 0) for v in json.load(sys.stdin).values()))'
 }
 
 # drain: wait for every queue to be empty; stop the sinks
@@ -234,7 +246,8 @@ log_test "deadlock: PFC on, no watchdog: every ring link paused, backlog stuck f
 
 # recover ACTION: the watchdog on (ACTION) on the deadlocked ring; once
 # drained, "sent received detected restored wd_drops drops headroom_drops
-# backlog" in $out/rec (the drain's last sample: every port, empty) and the
+# backlog link_drops socket_drops" in $out/rec (the drain's last sample:
+# every port, empty; link drops since the send began) and the
 # detection times in $lat, the time to drain in $took
 recover() {
 	local t_on
@@ -244,26 +257,29 @@ recover() {
 	lat=$(detection_ms)
 	drain
 	took=$(since "$t_on")
-	python3 - "$out" "$N" > "$out/rec" <<'PY'
+	python3 - "$out" "$N" "$LINKDROPS0" > "$out/rec" <<'PY'
 import json, sys
 out, n = sys.argv[1], int(sys.argv[2])
 tx = sum(json.load(open(f"{out}/tx{i}.json"))["sent"] for i in range(n))
-rx = sum(json.load(open(f"{out}/rx{i}.json"))["total"]["packets"] for i in range(n))
+rxs = [json.load(open(f"{out}/rx{i}.json")) for i in range(n)]
+rx = sum(r["total"]["packets"] for r in rxs)
 c = json.load(open(f"{out}/s3"))
 def s(f, suffix=""):
     return sum(v.get(f, 10**9) for k, v in c.items() if k.endswith(suffix))
 print(tx, rx, s("wd_detected", "e"), s("wd_restored", "e"), s("wd_dropped"),
-      s("qdisc_drops"), s("headroom_drops"), s("backlog"))
+      s("qdisc_drops"), s("headroom_drops"), s("backlog"),
+      s("link_drops") - int(sys.argv[3]), sum(r["socket_drops"] for r in rxs))
 PY
 }
 
 # 2. recovery: forward
 recover forward
 check_err $? "tc refused the watchdog"
-read -r sent rcvd det rest wdrop qdrop hdrop backlog < "$out/rec"
+read -r sent rcvd det rest wdrop qdrop hdrop backlog ldrop sdrop < "$out/rec"
 echo "# forward: detection ${lat// / ms, } ms after the watchdog's commit (detect ${DETECT} ms," \
 	"poll $((DETECT / 4)) ms); sent $sent, received $rcvd; detected $det, restored $rest," \
-	"watchdog drops $wdrop, qdisc drops $qdrop, headroom drops $hdrop, backlog $backlog B;" \
+	"watchdog drops $wdrop, qdisc drops $qdrop, headroom drops $hdrop, link drops $ldrop," \
+	"socket drops $sdrop, backlog $backlog B;" \
 	"all queues empty $took s after the first commit"
 for l in $lat; do
 	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
@@ -271,8 +287,9 @@ for l in $lat; do
 done
 [ "$det" -ge 1 ] && [ "$backlog" -eq 0 ]
 check_err $? "no ring port detected ($det) or the backlog ($backlog B) stayed"
-[ "$rcvd" -eq "$sent" ] && [ "$wdrop" -eq 0 ] && [ "$qdrop" -eq 0 ] && [ "$hdrop" -eq 0 ]
-check_err $? "forward lost datagrams: sent $sent, received $rcvd, drops $wdrop/$qdrop/$hdrop"
+[ "$rcvd" -eq "$sent" ] && [ "$wdrop" -eq 0 ] && [ "$qdrop" -eq 0 ] && [ "$hdrop" -eq 0 ] &&
+	[ "$ldrop" -eq 0 ] && [ "$sdrop" -eq 0 ]
+check_err $? "forward lost datagrams: sent $sent, received $rcvd, drops watchdog/qdisc/headroom/link/socket $wdrop/$qdrop/$hdrop/$ldrop/$sdrop"
 [ "$rest" -eq "$det" ]
 check_err $? "$det detections but $rest restores"
 log_test "recovery, action forward: detected in time, drained, nothing dropped, restored"
@@ -282,9 +299,10 @@ deadlocked
 check_err $? "the ring did not deadlock again in 3 tries"
 recover drop
 check_err $? "tc refused the watchdog"
-read -r sent rcvd det rest wdrop qdrop hdrop backlog < "$out/rec"
+read -r sent rcvd det rest wdrop qdrop hdrop backlog ldrop sdrop < "$out/rec"
 echo "# drop: detection ${lat// / ms, } ms after the commit; sent $sent, received $rcvd, watchdog drops" \
-	"$wdrop, qdisc drops $qdrop (headroom $hdrop), backlog $backlog B; all queues empty" \
+	"$wdrop, qdisc drops $qdrop (headroom $hdrop), link drops $ldrop, socket drops $sdrop," \
+	"backlog $backlog B; all queues empty" \
 	"$took s after the first commit"
 for l in $lat; do
 	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
@@ -292,8 +310,9 @@ for l in $lat; do
 done
 [ "$det" -ge 1 ] && [ "$wdrop" -gt 0 ] && [ "$backlog" -eq 0 ]
 check_err $? "detected $det, dropped $wdrop, backlog $backlog B"
-[ "$sent" -eq $((rcvd + qdrop)) ] && [ "$qdrop" -eq "$wdrop" ]
-check_err $? "counters disagree: sent $sent != received $rcvd + dropped $qdrop (watchdog $wdrop)"
+[ "$sent" -eq $((rcvd + qdrop)) ] && [ "$qdrop" -eq "$wdrop" ] && [ "$ldrop" -eq 0 ] &&
+	[ "$sdrop" -eq 0 ]
+check_err $? "counters disagree: sent $sent != received $rcvd + dropped $qdrop (watchdog $wdrop, link $ldrop, socket $sdrop)"
 log_test "recovery, action drop: detected in time, drained, sent = received + dropped"
 
 exit $EXIT_STATUS

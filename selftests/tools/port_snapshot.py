@@ -8,7 +8,9 @@ Prints one JSON object: for each "NS:DEV", the counters of traffic class
 TC of the device's lossless root qdisc: those of `tc -s -j qdisc show`
 (ecn_marked, pausing, wd_detected, ...) and, from `tc -s class show` of
 class 1:(TC+1), "sent_packets", "class_drops" and "backlog" (bytes), plus
-"qdisc_drops", the root qdisc's drops. A value that cannot be read is
+"qdisc_drops", the root qdisc's drops, and "link_drops", the device's
+rx_dropped + tx_dropped (what a veth loses outside any qdisc: a full
+receive backlog on its peer's side). A value that cannot be read is
 missing, so that a test's lookup fails rather than reads 0. One process
 for all the ports keeps a sample short in a slow VM.
 """
@@ -54,8 +56,21 @@ def basic(text):
     return r
 
 
-def snapshot(tcn, ns, dev):
+def links(ns):
+    """Device statistics of a namespace, by name (one `ip` per namespace)."""
+    out = subprocess.run(["ip", "-n", ns, "-s", "-j", "link", "show"],
+                         capture_output=True, text=True, check=False).stdout
+    try:
+        return {l["ifname"]: l.get("stats64", {}) for l in json.loads(out)}
+    except (ValueError, KeyError, TypeError):
+        return {}
+
+
+def snapshot(tcn, ns, dev, devstats):
     r = {}
+    st = devstats.get(dev)
+    if st and "rx" in st and "tx" in st:
+        r["link_drops"] = st["rx"].get("dropped", 0) + st["tx"].get("dropped", 0)
     try:
         q = json.loads(tc(ns, "-s", "-j", "qdisc", "show", "dev", dev, "root"))
     except ValueError:
@@ -75,10 +90,12 @@ def snapshot(tcn, ns, dev):
 
 def main():
     tcn = int(sys.argv[1])
-    res = {}
+    res, devstats = {}, {}
     for arg in sys.argv[2:]:
         ns, dev = arg.rsplit(":", 1)
-        res[arg] = snapshot(tcn, ns, dev)
+        if ns not in devstats:
+            devstats[ns] = links(ns)
+        res[arg] = snapshot(tcn, ns, dev, devstats[ns])
     json.dump(res, sys.stdout)
     print()
 
