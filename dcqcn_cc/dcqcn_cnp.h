@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RoCEv2 headers as DCQCN needs them: the Base Transport Header, the
+ * Congestion Notification Packet and the invariant CRC (InfiniBand
+ * Architecture Specification vol. 1, 9.2 and 7.8.1; RoCEv2 annex A17,
+ * A17.9.3 for the CNP). skb-free: buffers in, buffers out.
+ */
+#ifndef _DCQCN_CNP_H
+#define _DCQCN_CNP_H
+
+#include <linux/types.h>
+
+#define ROCE_V2_UDP_DPORT	4791
+
+#define IB_BTH_BYTES		12
+#define IB_ICRC_BYTES		4
+#define ROCE_CNP_OPCODE		0x81
+#define ROCE_CNP_RESERVED	16
+/* BTH, 16 reserved bytes, ICRC */
+#define ROCE_CNP_UDP_PAYLOAD	(IB_BTH_BYTES + ROCE_CNP_RESERVED + IB_ICRC_BYTES)
+/* the whole IPv4 packet of a CNP */
+#define ROCE_CNP_IPV4_BYTES	(20 + 8 + ROCE_CNP_UDP_PAYLOAD)
+
+#define IB_BTH_QPN_MASK		0x00ffffffU
+#define IB_BTH_FECN		0x80000000U
+#define IB_BTH_BECN		0x40000000U
+#define IB_BTH_PSN_MASK		0x00ffffffU
+#define IB_BTH_ACK		0x80000000U
+#define IB_DEFAULT_PKEY		0xffff
+
+/**
+ * struct dcqcn_bth - the fields of a Base Transport Header
+ * @opcode: the packet's opcode (0x81: CNP)
+ * @se: solicited event
+ * @mig: migration state (M)
+ * @pad: pad count
+ * @tver: transport header version (0)
+ * @pkey: partition key
+ * @fecn: forward explicit congestion notification
+ * @becn: backward explicit congestion notification
+ * @qpn: destination QP
+ * @ack: acknowledge request (A)
+ * @psn: packet sequence number
+ */
+struct dcqcn_bth {
+	u8 opcode;
+	bool se;
+	bool mig;
+	u8 pad;
+	u8 tver;
+	u16 pkey;
+	bool fecn;
+	bool becn;
+	u32 qpn;
+	bool ack;
+	u32 psn;
+};
+
+/**
+ * struct dcqcn_cnp_info - what a CNP carries
+ * @saddr: IPv4 source, network order (the NP's address)
+ * @daddr: IPv4 destination, network order (the sender of the CE packet)
+ * @sport: UDP source port, host order
+ * @dscp: cnp_dscp
+ * @ttl: hop limit
+ * @id: the IPv4 identification, host order
+ * @pkey: the P_Key
+ * @dest_qp: the sender's QP number
+ */
+struct dcqcn_cnp_info {
+	__be32 saddr;
+	__be32 daddr;
+	u16 sport;
+	u8 dscp;
+	u8 ttl;
+	u16 id;
+	u16 pkey;
+	u32 dest_qp;
+};
+
+void dcqcn_bth_write(u8 *bth, const struct dcqcn_bth *info);
+int dcqcn_bth_read(const u8 *bth, size_t len, struct dcqcn_bth *info);
+u32 dcqcn_icrc_ipv4(const u8 *pkt, size_t len);
+bool dcqcn_icrc_ipv4_ok(const u8 *pkt, size_t len);
+int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info);
+
+#endif /* _DCQCN_CNP_H */
