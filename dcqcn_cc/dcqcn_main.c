@@ -2,24 +2,64 @@
 /*
  * dcqcn_cc: DCQCN congestion control for soft-RoCE (rdma_rxe) QPs.
  *
- * This is the module's skeleton: it loads and unloads and does nothing
- * else yet. The notification point, the reaction point and the pacing
- * hooks into sch_lossless come with their own changes.
+ * What an RDMA NIC's firmware does for DCQCN, done for the RoCEv2
+ * traffic of a Linux endpoint whose device has a lossless qdisc:
+ *
+ * - dcqcn_tx.c: RoCEv2 packets of priorities with a reaction point leave
+ *   ECT(0); packets out teach the QP table (dcqcn_dev.c);
+ * - dcqcn_rx.c: the notification point (a CNP for CE-marked packets) and
+ *   the reaction point's input (CNPs, consumed);
+ * - dcqcn_rp.c: the per-QP rate machine; dcqcn_cnp.c: the CNP and ICRC;
+ * - dcqcn_netlink.c: the settings (tc ... lossless dcqcn ...) and the
+ *   counters, through the hooks of sch_lossless (include/net/lossless_cc.h).
+ *
+ * Pacing each QP at its rate in the qdisc is not done yet: the rate
+ * machine runs and is shown, but does not hold packets back.
  */
 #include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <net/lossless_cc.h>
+
+#include "dcqcn.h"
+
+static void dcqcn_destroy(void *cc)
+{
+	dcqcn_dev_destroy(cc);
+}
+
+static const struct lossless_cc_ops dcqcn_cc_ops = {
+	.owner = THIS_MODULE,
+	.change = dcqcn_change,
+	.destroy = dcqcn_destroy,
+	.dump = dcqcn_dump,
+	.dump_stats = dcqcn_dump_stats,
+	.enqueue = dcqcn_enqueue,
+};
 
 static int __init dcqcn_cc_init(void)
 {
-	pr_info("dcqcn_cc: loaded (no congestion control active yet)\n");
+	int err;
+
+	err = dcqcn_rx_init();
+	if (err)
+		return err;
+	err = lossless_cc_register(&dcqcn_cc_ops);
+	if (err) {
+		dcqcn_rx_exit();
+		return err;
+	}
 	return 0;
 }
 
 static void __exit dcqcn_cc_exit(void)
 {
-	pr_info("dcqcn_cc: unloaded\n");
+	lossless_cc_unregister(&dcqcn_cc_ops);
+	dcqcn_rx_exit();
+	/* the devices' states freed by call_rcu() */
+	rcu_barrier();
 }
 
 module_init(dcqcn_cc_init);
 module_exit(dcqcn_cc_exit);
-MODULE_DESCRIPTION("DCQCN congestion control for soft-RoCE (skeleton)");
+MODULE_DESCRIPTION("DCQCN congestion control for soft-RoCE (rdma_rxe) QPs");
 MODULE_LICENSE("GPL");

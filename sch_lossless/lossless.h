@@ -163,6 +163,8 @@ struct lossless_sched_data {
 	struct net *pfc_net;		/* where pfc_hook is registered */
 	struct lossless_port *port;	/* this device as an ingress port */
 	struct lossless_pfcwd wd;
+	void *cc;			/* the endpoint's congestion control */
+	const struct lossless_cc_ops *cc_ops;	/* (lossless_cc.c) */
 };
 
 /* What a queued packet carries in its qdisc control block */
@@ -190,6 +192,8 @@ static inline struct lossless_class *lossless_class_of(struct Qdisc *sch, unsign
 }
 
 /* lossless_qdisc.c */
+int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
+		      const struct sk_buff *skb, u8 *tc);
 struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c);
 void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_class *c,
 				u32 quantum);
@@ -222,6 +226,16 @@ void lossless_port_release(struct sk_buff *skb);
 bool lossless_port_uplink(struct Qdisc *sch, int ifindex);
 void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
 			    struct lossless_port_stats *st);
+
+/* lossless_cc.c */
+struct lossless_cc_ops;
+int lossless_cc_change(struct Qdisc *sch, const struct nlattr *opt, u64 speed, void **cc,
+		       const struct lossless_cc_ops **ops, struct netlink_ext_ack *extack);
+void lossless_cc_commit(struct lossless_sched_data *q, void *cc,
+			const struct lossless_cc_ops *ops);
+void lossless_cc_destroy(struct Qdisc *sch);
+int lossless_cc_dump(struct lossless_sched_data *q, struct sk_buff *skb);
+int lossless_cc_dump_stats(struct lossless_sched_data *q, struct sk_buff *skb);
 
 /* lossless_netlink.c */
 int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ack *extack);

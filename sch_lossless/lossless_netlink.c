@@ -40,6 +40,7 @@ static const struct nla_policy lossless_policy[TCA_LOSSLESS_MAX + 1] = {
 	[TCA_LOSSLESS_PFCWD_OFF]	= { .type = NLA_U8 },
 	[TCA_LOSSLESS_UPLINK]		= { .type = NLA_U8 },
 	[TCA_LOSSLESS_HOOK_REMAP]	= { .type = NLA_BINARY },
+	[TCA_LOSSLESS_DCQCN]		= { .type = NLA_NESTED },
 };
 
 #define LOSSLESS_DEFAULT_SPEED	(10000000000ULL / 8)	/* bytes/s: 10 Gbit/s */
@@ -385,7 +386,9 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_LOSSLESS_MAX + 1] = {};
+	const struct lossless_cc_ops *cc_ops;
 	struct lossless_settings s;
+	void *cc;
 	int err, p;
 
 	if (opt) {
@@ -416,6 +419,10 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 		err = lossless_validate_hook(tb, &s, extack);
 	if (!err)
 		err = lossless_derive(sch, tb, &s, extack);
+	/* last: the congestion control applies its part or changes nothing */
+	if (!err)
+		err = lossless_cc_change(sch, tb[TCA_LOSSLESS_DCQCN], s.speed, &cc, &cc_ops,
+					 extack);
 	if (err)
 		return err;
 
@@ -446,6 +453,7 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	q->mtu = s.mtu;
 	q->response = s.response;
 	q->auto_headroom = s.auto_headroom;
+	lossless_cc_commit(q, cc, cc_ops);
 	lossless_port_configure(sch);
 	lossless_trim(sch);
 	sch_tree_unlock(sch);
@@ -483,7 +491,8 @@ int lossless_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_LOSSLESS_PFCWD_WINDOW, q->wd.cfg.window_s) ||
 	    nla_put_u8(skb, TCA_LOSSLESS_PFCWD_OFF, q->wd.pfc_off) ||
 	    nla_put_u8(skb, TCA_LOSSLESS_UPLINK, q->uplink) ||
-	    nla_put(skb, TCA_LOSSLESS_HOOK_REMAP, sizeof(q->hook_remap), q->hook_remap))
+	    nla_put(skb, TCA_LOSSLESS_HOOK_REMAP, sizeof(q->hook_remap), q->hook_remap) ||
+	    lossless_cc_dump(q, skb))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -551,7 +560,8 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_SPEED, q->speed,
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_MTU, q->mtu) ||
-	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_WD_POLL_US, lossless_pfcwd_poll_us(q)))
+	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_WD_POLL_US, lossless_pfcwd_poll_us(q)) ||
+	    lossless_cc_dump_stats(q, d->skb))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);

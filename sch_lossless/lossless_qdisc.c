@@ -24,6 +24,7 @@
 #include <linux/skbuff.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
+#include <net/lossless_cc.h>
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
@@ -70,8 +71,8 @@ static int lossless_dsfield(const struct sk_buff *skb)
 }
 
 /* The packet's priority, or -1 when skb->priority names a class directly. */
-static int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
-			     const struct sk_buff *skb, u8 *tc)
+int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
+		      const struct sk_buff *skb, u8 *tc)
 {
 	int direct = lossless_direct_tc(skb->priority, sch->handle);
 	u16 tci = 0;
@@ -146,6 +147,8 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		/* a hook flow: onto another priority, still charged to prio */
 		q->classes[tc].hook_remapped++;
 	}
+	if (q->cc_ops)
+		q->cc_ops->enqueue(q->cc, skb, prio);
 	c = &q->classes[tc];
 	if (unlikely(q->wd.drop & BIT(tc))) {
 		/* the watchdog found this class stuck: action drop */
@@ -403,6 +406,7 @@ static void lossless_destroy(struct Qdisc *sch)
 	struct lossless_sched_data *q = qdisc_priv(sch);
 
 	lossless_pfcwd_stop(sch);
+	lossless_cc_destroy(sch);
 	lossless_pfc_rx_destroy(sch);
 	lossless_port_detach(sch);
 	qdisc_watchdog_cancel(&q->watchdog);

@@ -13,7 +13,8 @@ vm_load_modules_snippet() {
 for ko in $LOSSLESS_MODULES; do
 	[ -f "$LOSSLESS_TOP/$ko" ] || { echo "vm: $ko is not built (run make)"; exit 1; }
 	for dep in $(modinfo -F depends "$LOSSLESS_TOP/$ko" | tr , ' '); do
-		modprobe "$dep" || exit 1
+		# dcqcn_cc needs sch_lossless, loaded just before
+		[ -d "/sys/module/$dep" ] || modprobe "$dep" || exit 1
 	done
 	insmod "$LOSSLESS_TOP/$ko" || { echo "vm: insmod $ko failed"; exit 1; }
 done

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The modules load and unload cleanly; sch_lossless cannot be unloaded
-# while a lossless qdisc exists, and can be afterwards.
+# The modules load and unload cleanly; neither can be unloaded while a
+# qdisc uses it (sch_lossless: a lossless qdisc; dcqcn_cc: one with
+# dcqcn), and each can be afterwards.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +23,23 @@ log_test "dcqcn_cc loads and unloads"
 ns_create h1
 ip -n "$h1" link add d0 type dummy
 ip -n "$h1" link set d0 up
-grep -q '^sch_lossless ' /proc/modules || insmod "$top/sch_lossless/sch_lossless.ko"
+ip netns exec "$h1" tc qdisc add dev d0 root lossless pfc 3 dcqcn np 3 rp 3
+check_err $? "tc qdisc add ... dcqcn failed"
+rmmod dcqcn_cc 2>/dev/null
+check_fail $? "dcqcn_cc unloaded while a qdisc has dcqcn"
+ip netns exec "$h1" tc qdisc del dev d0 root
+rmmod dcqcn_cc
+check_err $? "rmmod dcqcn_cc failed once the qdisc was gone"
+out=$(ip netns exec "$h1" tc qdisc add dev d0 root lossless dcqcn np 3 2>&1)
+check_fail $? "a qdisc with dcqcn was made without dcqcn_cc"
+echo "# without dcqcn_cc: $out"
+grep -qF "dcqcn needs the module dcqcn_cc" <<< "$out"
+check_err $? "the refusal does not say dcqcn_cc is needed"
+ip netns exec "$h1" tc qdisc show dev d0 | grep -q lossless
+check_fail $? "the refused qdisc exists"
+log_test "dcqcn_cc held while a qdisc has dcqcn; without it the kernel says what is missing"
+
+# dcqcn_cc is unloaded: nothing else uses sch_lossless
 ip netns exec "$h1" tc qdisc add dev d0 root lossless
 check_err $? "tc qdisc add failed"
 rmmod sch_lossless 2>/dev/null
@@ -32,6 +49,8 @@ rmmod sch_lossless
 check_err $? "rmmod sch_lossless failed once the qdisc was gone"
 insmod "$top/sch_lossless/sch_lossless.ko"
 check_err $? "insmod sch_lossless failed"
+insmod "$top/dcqcn_cc/dcqcn_cc.ko"
+check_err $? "insmod dcqcn_cc failed"
 log_test "sch_lossless held while in use, unloads after"
 
 exit $EXIT_STATUS

@@ -32,6 +32,8 @@
 #include "tc_util.h"
 #endif
 
+#include "q_lossless_dcqcn.h"
+
 /* pmax is in millionths: this many make one percent */
 #define LOSSLESS_PMAX_PER_PERCENT	(TC_LOSSLESS_PMAX_SCALE / 100)
 
@@ -88,6 +90,7 @@ static void explain(void)
 		TC_LOSSLESS_NUM_TC, TC_LOSSLESS_NUM_TC - 1,
 		TC_LOSSLESS_NUM_PRIO - 1, TC_LOSSLESS_NUM_PRIO - 1,
 		TC_LOSSLESS_NUM_DSCP - 1, TC_LOSSLESS_NUM_PRIO - 1);
+	dcqcn_explain();
 }
 
 static void explain_class(void)
@@ -447,7 +450,8 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	__u32 detect = 0, restore = 0, limit = 0, window = 0;
 	bool uplink = false, nouplink = false, have_hook_remap = false;
 	__u8 hook_remap[TC_LOSSLESS_NUM_PRIO];
-	bool norate = false;
+	bool norate = false, have_dcqcn = false;
+	struct dcqcn_req dcqcn = {};
 	struct rtattr *tail;
 	__u64 rate = 0, speed = 0;
 	__u8 trust = 0, pfc = 0, action = 0;
@@ -636,6 +640,21 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 					       hook_remap))
 				return -1;
 			have_hook_remap = true;
+		} else if (strcmp(*argv, "dcqcn") == 0) {
+			int used;
+
+			if (have_dcqcn)
+				duparg("dcqcn", *argv);
+			used = dcqcn_parse(argc - 1, argv + 1, &dcqcn);
+			if (used < 0)
+				return -1;
+			if (!used) {
+				fprintf(stderr, "\"dcqcn\" needs options: np, rp, ...\n");
+				return -1;
+			}
+			argc -= used;
+			argv += used;
+			have_dcqcn = true;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -700,6 +719,8 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	if (have_hook_remap)
 		addattr_l(n, 1024, TCA_LOSSLESS_HOOK_REMAP, hook_remap,
 			  sizeof(hook_remap));
+	if (have_dcqcn)
+		dcqcn_add(n, 4096, &dcqcn);
 	addattr_nest_end(n, tail);
 
 	return 0;
@@ -908,6 +929,8 @@ static int lossless_print_opt(struct qdisc_util *qu, FILE *f,
 	}
 	if (lossless_has(tb[TCA_LOSSLESS_HOOK_REMAP], TC_LOSSLESS_NUM_PRIO))
 		lossless_print_hook_remap(RTA_DATA(tb[TCA_LOSSLESS_HOOK_REMAP]));
+
+	dcqcn_print_opt(tb[TCA_LOSSLESS_DCQCN]);
 
 	return 0;
 }
@@ -1217,6 +1240,7 @@ static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_POLL_US], sizeof(__u32)))
 		print_uint(PRINT_ANY, "wd_poll_us", " wd_poll_us %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_WD_POLL_US]));
+	dcqcn_print_stats(tb[TCA_LOSSLESS_STATS_DCQCN]);
 
 	/* parse_rtattr_nested() keeps only the first of repeated nests. */
 	open_json_array(PRINT_JSON, "classes");

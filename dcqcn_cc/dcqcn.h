@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dcqcn_cc: DCQCN for the RoCEv2 QPs of an endpoint whose device has a
+ * lossless qdisc. Internal declarations.
+ */
+#ifndef _DCQCN_H
+#define _DCQCN_H
+
+#include <linux/hashtable.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <net/net_namespace.h>
+#include <net/sch_generic.h>
+
+#include "dcqcn_rp.h"
+
+/* rxe's UDP source port of a new QP: 0xC000 plus a 14-bit hash of its number */
+#define DCQCN_RXE_SPORT_BASE	0xc000
+#define DCQCN_RXE_SPORT_BITS	14
+
+#define DCQCN_MAX_QPS		4096	/* per device */
+#define DCQCN_QP_IDLE		(5 * HZ)	/* unused this long: forgotten */
+#define DCQCN_GC_PERIOD		HZ
+#define DCQCN_DUMP_QPS		64	/* QPs in one statistics dump */
+
+/**
+ * struct dcqcn_cfg - the settings of one device
+ * @np: priorities with a notification point
+ * @rp: priorities with a reaction point (their RoCEv2 packets leave ECT(0))
+ * @cnp_dscp: DSCP of the CNPs sent
+ * @cnp_prio: skb priority of the CNPs sent
+ * @pkey: P_Key of the CNPs sent
+ * @min_time_between_cnps: us, per QP
+ * @rp_params: the RP knobs (rates in bit/s)
+ */
+struct dcqcn_cfg {
+	u8 np;
+	u8 rp;
+	u8 cnp_dscp;
+	u8 cnp_prio;
+	u16 pkey;
+	u32 min_time_between_cnps;
+	struct dcqcn_rp_params rp_params;
+};
+
+/**
+ * struct dcqcn_qp - one QP of this endpoint, as the wire shows it
+ * @node: in dcqcn_dev.qps
+ * @peer: the peer's IPv4 address
+ * @sport: UDP source port of the local QP (rxe: from its QP number)
+ * @peer_qpn: the peer's QP number, the DestQP of the QP's packets out
+ * @prio: priority of its packets out
+ * @last_used: jiffies, its last packet out
+ * @last_cnp: ns, the last CNP sent for it
+ * @cnp_sent: CNPs sent for it
+ * @cnp_handled: CNPs it reacted to
+ * @rp: its rate machine
+ */
+struct dcqcn_qp {
+	struct hlist_node node;
+	__be32 peer;
+	u16 sport;
+	u32 peer_qpn;
+	u8 prio;
+	unsigned long last_used;
+	u64 last_cnp;
+	u64 cnp_sent;
+	u64 cnp_handled;
+	struct dcqcn_rp rp;
+};
+
+/**
+ * struct dcqcn_dev - the state of one device (one lossless root qdisc)
+ * @node: in the table of devices (RTNL for writers, RCU for readers)
+ * @rcu: frees it
+ * @net: the device's namespace
+ * @ifindex: the device
+ * @sch: its qdisc (stays while this does)
+ * @gc: forgets idle QPs
+ * @lock: everything below
+ * @cfg: the settings
+ * @qps: the QPs, by (peer, sport)
+ * @nqps: how many
+ * @ip_id: IPv4 id of the next CNP
+ * @np_ecn_marked: np_ecn_marked_roce_packets: CE RoCEv2 packets in
+ * @np_cnp_sent: np_cnp_sent
+ * @np_cnp_no_peer: CE packets of a QP whose peer QP is not known: no CNP
+ * @rp_cnp_handled: rp_cnp_handled
+ * @rp_cnp_ignored: rp_cnp_ignored: CNPs for no known QP, or one without RP
+ * @ect_set: RoCEv2 packets out made ECT(0)
+ */
+struct dcqcn_dev {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	possible_net_t net;
+	int ifindex;
+	struct Qdisc *sch;
+	struct timer_list gc;
+
+	spinlock_t lock;		/* cfg, qps, nqps, ip_id, counters */
+	struct dcqcn_cfg cfg;
+	DECLARE_HASHTABLE(qps, 8);
+	unsigned int nqps;
+	u16 ip_id;
+	u64 np_ecn_marked;
+	u64 np_cnp_sent;
+	u64 np_cnp_no_peer;
+	u64 rp_cnp_handled;
+	u64 rp_cnp_ignored;
+	u64 ect_set;
+};
+
+/* dcqcn_dev.c */
+struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch);
+void dcqcn_dev_publish(struct dcqcn_dev *dd);
+void dcqcn_dev_destroy(struct dcqcn_dev *dd);
+struct dcqcn_dev *dcqcn_dev_find(const struct net *net, int ifindex);
+struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, __be32 peer, u16 sport);
+struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn);
+struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 now);
+u16 dcqcn_rxe_sport(u32 qpn);
+
+/* dcqcn_netlink.c */
+int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 speed,
+		 struct netlink_ext_ack *extack);
+int dcqcn_dump(void *cc, struct sk_buff *skb);
+int dcqcn_dump_stats(void *cc, struct sk_buff *skb);
+
+/* dcqcn_tx.c */
+void dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio);
+
+/* dcqcn_rx.c */
+int dcqcn_rx_init(void);
+void dcqcn_rx_exit(void);
+
+#endif /* _DCQCN_H */

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dcqcn_cc: RoCEv2 packets going out, as the qdisc queues them.
+ *
+ * Like the firmware of an RDMA NIC: a RoCEv2 packet of a priority with a
+ * reaction point leaves ECT(0), since rxe never sets ECT and a switch can
+ * only mark ECN-capable packets (the ICRC does not cover the TOS byte).
+ * Every RoCEv2 packet out also keeps its QP's state: the peer's QP number
+ * (the packet's DestQP), its priority, when it was last used, and the RP
+ * byte counter. CNPs (ours) are left alone.
+ *
+ * Called by sch_lossless's enqueue under the qdisc's root lock with
+ * bottom halves off.
+ */
+#include <linux/ip.h>
+#include <linux/ktime.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+
+#include "dcqcn.h"
+#include "dcqcn_cnp.h"
+
+void dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio)
+{
+	struct dcqcn_dev *dd = cc;
+	unsigned int off = skb_network_offset(skb), ihl;
+	struct iphdr *iph, _iph;
+	struct udphdr *uh, _uh;
+	u8 *bth, _bth[IB_BTH_BYTES];
+	struct dcqcn_bth b;
+	struct dcqcn_qp *qp;
+	bool ect = false;
+	u64 now;
+
+	if (prio < 0 || skb->protocol != htons(ETH_P_IP))
+		return;
+	iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
+	if (!iph || iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) || iph->ihl < 5)
+		return;
+	ihl = iph->ihl * 4;
+	uh = skb_header_pointer(skb, off + ihl, sizeof(_uh), &_uh);
+	if (!uh || uh->dest != htons(ROCE_V2_UDP_DPORT))
+		return;
+	bth = skb_header_pointer(skb, off + ihl + sizeof(_uh), sizeof(_bth), _bth);
+	if (!bth || dcqcn_bth_read(bth, IB_BTH_BYTES, &b) || b.opcode == ROCE_CNP_OPCODE)
+		return;
+
+	now = ktime_get_ns();
+	spin_lock(&dd->lock);
+	qp = dcqcn_qp_get(dd, iph->daddr, ntohs(uh->source), now);
+	if (qp) {
+		qp->peer_qpn = b.qpn;
+		qp->prio = prio;
+		qp->last_used = jiffies;
+	}
+	if (dd->cfg.rp & BIT(prio)) {
+		if (qp)
+			dcqcn_rp_sent(&qp->rp, &dd->cfg.rp_params, qdisc_pkt_len(skb), now);
+		ect = !INET_ECN_is_capable(iph->tos);
+	}
+	spin_unlock(&dd->lock);
+
+	if (!ect || skb_ensure_writable(skb, off + sizeof(*iph)))
+		return;
+	ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
+	spin_lock(&dd->lock);
+	dd->ect_set++;
+	spin_unlock(&dd->lock);
+}

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dcqcn_cnp.sh: one end of the CNP test over soft-RoCE between two VMs
+# (selftests/rdma/dcqcn_cnp.topo; run_dcqcn_cnp.sh checks the result).
+#
+#   dcqcn_cnp.sh [server|client]      default: $VM_NAME
+#
+# Both ends: rxe0 on the link (server 192.0.2.1, client 192.0.2.2), a
+# lossless root qdisc with trust dscp, pfc 3 and "dcqcn np 3 rp 3", and
+# ib_write_bw with --tclass=96 (DSCP 24: priority 3). The client's
+# port is shaped to 20 Mbit/s and marks ECN on class 1:4 above 8 KB: the
+# congestion point. The client captures the CNPs that come in (tshark)
+# and prints its QP number; each end prints its dcqcn counters, in lines
+# "dcqcn_cnp.sh: ROLE: KEY VALUE" that run_dcqcn_cnp.sh reads.
+set -u
+
+role=${1:-${VM_NAME:-}}
+dev=to-${VM_PEERS%% *}
+server=192.0.2.1
+perftest=(ib_write_bw -d rxe0 -s 65536 -D 8 --tclass=96 --report_gbits)
+
+fail() {
+	echo "dcqcn_cnp.sh: $role: FAIL: $*"
+	exit 1
+}
+
+say() {
+	echo "dcqcn_cnp.sh: $role: $*"
+}
+
+case $role in
+server) addr=$server ;;
+client) addr=192.0.2.2 ;;
+*) fail "role '$role' is neither server nor client" ;;
+esac
+
+# gid_index ADDR: rxe0's RoCE v2 GID for IPv4 ADDR (as in ib_write_bw.sh)
+gid_index() {
+	local want f i a b c d
+	IFS=. read -r a b c d <<< "$1"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	for _ in $(seq 100); do
+		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+			i=${f##*/}
+			[ "$(cat "$f")" = "$want" ] || continue
+			[ "$(cat "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+			echo "$i"
+			return 0
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+ip addr add "$addr/24" dev "$dev" || fail "cannot address $dev"
+opts=(trust dscp pfc 3 dcqcn np 3 rp 3)
+[ "$role" = client ] && opts+=(rate 20mbit)
+tc qdisc add dev "$dev" root handle 1: lossless "${opts[@]}" || fail "tc qdisc add lossless ${opts[*]}"
+if [ "$role" = client ]; then
+	tc class change dev "$dev" classid 1:4 lossless ecn kmin 8k kmax 64k pmax 10 ||
+		fail "tc class change 1:4 ecn"
+fi
+modprobe crc32_generic || fail "modprobe crc32_generic"
+modprobe rdma_rxe || fail "modprobe rdma_rxe"
+rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 on $dev"
+gid=$(gid_index "$addr") || fail "rxe0 has no RoCE v2 GID for $addr"
+perftest+=(-x "$gid")
+
+log=$(mktemp)
+if [ "$role" = server ]; then
+	timeout 300 "${perftest[@]}" > "$log" 2>&1
+	rc=$?
+else
+	cap=$VM_OUT/cnp.pcap
+	# the CNPs in: UDP 4791 from the server whose BTH opcode is 0x81
+	tshark -q -i "$dev" -F pcap -w "$cap" \
+		-f "src host $server and udp dst port 4791 and udp[8] = 0x81" 2> "$log.tshark" &
+	tpid=$!
+	for _ in $(seq 100); do
+		grep -q "Capturing on" "$log.tshark" && break
+		sleep 0.2
+	done
+	for _ in $(seq 60); do
+		timeout 120 "${perftest[@]}" "$server" > "$log" 2>&1
+		rc=$?
+		grep -q "Couldn't connect" "$log" || break
+		sleep 2
+	done
+	sleep 2
+	kill -INT "$tpid"
+	wait "$tpid"
+	say "capture $cap"
+fi
+cat "$log"
+[ "$rc" = 0 ] || fail "ib_write_bw exited with $rc"
+# perftest: " local address: LID 0000 QPN 0x0011 PSN ..."
+qpn=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\).*/\1/p' "$log" | head -n 1)
+say "qpn $((qpn))"
+sleep 1
+tc -s qdisc show dev "$dev"
+tc -s -j qdisc show dev "$dev" > "$VM_OUT/$role-qdisc.json"
+python3 - "$VM_OUT/$role-qdisc.json" "$role" <<'PY'
+import json, sys
+def find(o):
+    """The object that holds the DCQCN counters, wherever tc put it."""
+    if isinstance(o, dict):
+        if "np_cnp_sent" in o:
+            return o
+        o = list(o.values())
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None:
+                return r
+    return None
+d = find(json.load(open(sys.argv[1])))
+for k in ("np_ecn_marked_roce_packets", "np_cnp_sent", "np_cnp_no_peer",
+          "rp_cnp_handled", "rp_cnp_ignored", "ect_set", "qps"):
+    print("dcqcn_cnp.sh: %s: %s %s" % (sys.argv[2], k, d[k]))
+PY

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run_dcqcn_cnp.sh: on the host, boot the two VMs of dcqcn_cnp.topo and
+# check the CNPs: every CNP the client captured decodes as a RoCEv2 BTH
+# with opcode 0x81 (tshark), BECN set, P_Key 0xffff, DestQP the client's
+# QP, 16 zero bytes, DSCP 48 and a valid ICRC (recomputed here from the
+# IBA's definition); the server sent as many as the client captured and
+# handled (np_cnp_sent = captured = rp_cnp_handled), and CE marks and
+# ECT(0) were there to start with. One TAP result per point.
+#
+#   selftests/rdma/run_dcqcn_cnp.sh [scripts/vm-multi options]
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+echo "TAP version 13"
+echo "1..2"
+for cmd in qemu-system-x86_64 ib_write_bw rdma tshark; do
+	if ! command -v "$cmd" > /dev/null; then
+		echo "ok 1 dcqcn CNP format # SKIP $cmd is not installed"
+		echo "ok 2 dcqcn CNP counters # SKIP $cmd is not installed"
+		exit 4
+	fi
+done
+
+cd "$top" || exit 1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+log=$out/log
+start=$SECONDS
+VM_KEEP=1 TMPDIR=$out scripts/vm-multi "$@" selftests/rdma/dcqcn_cnp.topo 2>&1 |
+	tee "$log" | sed -u 's/^/# /'
+rc=${PIPESTATUS[0]}
+echo "# wall time $((SECONDS - start)) s, vm-multi exit $rc"
+
+# val ROLE KEY: a value the guest printed
+val() {
+	sed -n "s/^\[$1\] dcqcn_cnp.sh: $1: $2 \([0-9]*\)$/\1/p" "$log" | tail -n 1
+}
+cap=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: capture \(.*\)$/\1/p' "$log")
+qpn=$(val client qpn)
+python3 - "$cap" "${qpn:--1}" > "$out/format" <<'PY'
+import struct, sys, zlib
+cap, qpn = sys.argv[1], int(sys.argv[2])
+try:
+    data = open(cap, "rb").read()
+except OSError as e:
+    print("no capture: %s" % e)
+    sys.exit(0)
+magic, = struct.unpack("<I", data[:4])
+end = "<" if magic == 0xa1b2c3d4 else ">"
+off, n, bad = 24, 0, []
+while off + 16 <= len(data):
+    _, _, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
+    frame = data[off + 16:off + 16 + incl]
+    off += 16 + incl
+    ip = frame[14:]
+    ihl = (ip[0] & 0xf) * 4
+    udp, bth = ip[ihl:ihl + 8], ip[ihl + 8:]
+    n += 1
+    why = []
+    if len(bth) < 32:
+        why.append("short (%d bytes after UDP)" % len(bth))
+    else:
+        if bth[0] != 0x81: why.append("opcode 0x%02x" % bth[0])
+        if not bth[4] & 0x40: why.append("no BECN")
+        if struct.unpack(">H", bth[2:4])[0] != 0xffff: why.append("P_Key")
+        if struct.unpack(">I", bth[4:8])[0] & 0xffffff != qpn: why.append("DestQP %d, not %d" % (struct.unpack(">I", bth[4:8])[0] & 0xffffff, qpn))
+        if any(bth[12:28]): why.append("reserved bytes not zero")
+        if ip[1] >> 2 != 48: why.append("DSCP %d" % (ip[1] >> 2))
+        m = bytearray(ip[:ihl + 8 + 12])
+        m[1] = m[8] = m[10] = m[11] = 0xff
+        m[ihl + 6] = m[ihl + 7] = m[ihl + 8 + 4] = 0xff
+        pkt_end = ihl + 8 + 32
+        icrc = zlib.crc32(b"\xff" * 8 + bytes(m) + bytes(ip[ihl + 20:pkt_end - 4]))
+        if struct.pack("<I", icrc) != bytes(ip[pkt_end - 4:pkt_end]): why.append("ICRC")
+    if why:
+        bad.append("frame %d: %s" % (n, ", ".join(why)))
+print("captured %d" % n)
+for b in bad[:5]:
+    print(b)
+print("bad %d" % len(bad))
+PY
+sed 's/^/# /' "$out/format"
+captured=$(sed -n 's/^captured //p' "$out/format")
+nbad=$(sed -n 's/^bad //p' "$out/format")
+# tshark's own decoding: RoCEv2 (UDP 4791) BTH, opcode 129 (0x81), DestQP
+decoded=0
+if [ -n "$cap" ] && [ -f "$cap" ]; then
+	decoded=$(tshark -r "$cap" -Y "infiniband.bth.opcode == 0x81 && infiniband.bth.destqp == ${qpn:-0}" \
+		-T fields -e frame.number 2> /dev/null | wc -l)
+fi
+echo "# client QP $qpn; CNPs captured ${captured:-none}, tshark decodes $decoded as opcode 0x81 to that QP, ${nbad:-?} malformed"
+if [ "$rc" = 0 ] && [ "${captured:-0}" -gt 0 ] && [ "$nbad" = 0 ] && [ "$decoded" = "$captured" ]; then
+	echo "ok 1 dcqcn CNP format: every CNP captured is a RoCEv2 BTH 0x81 to the sender's QP with a valid ICRC"
+else
+	echo "not ok 1 dcqcn CNP format: every CNP captured is a RoCEv2 BTH 0x81 to the sender's QP with a valid ICRC"
+fi
+
+sent=$(val server np_cnp_sent)
+marked=$(val server np_ecn_marked_roce_packets)
+handled=$(val client rp_cnp_handled)
+ignored=$(val client rp_cnp_ignored)
+ect=$(val client ect_set)
+echo "# client: ect_set $ect, rp_cnp_handled $handled, rp_cnp_ignored $ignored;" \
+	"server: np_ecn_marked_roce_packets $marked, np_cnp_sent $sent; captured ${captured:-none}"
+if [ "${ect:-0}" -gt 0 ] && [ "${marked:-0}" -gt 0 ] && [ "${sent:-0}" -gt 0 ] &&
+	[ "$sent" = "$handled" ] && [ "$sent" = "${captured:-}" ] && [ "$ignored" = 0 ]; then
+	echo "ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled"
+else
+	echo "not ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled"
+	exit 1
+fi
+[ "$rc" = 0 ] && [ "${captured:-0}" -gt 0 ] && [ "$nbad" = 0 ] && [ "$decoded" = "$captured" ]
