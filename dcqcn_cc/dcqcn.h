@@ -7,6 +7,8 @@
 #define _DCQCN_H
 
 #include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
@@ -23,6 +25,7 @@
 #define DCQCN_QP_IDLE		(5 * HZ)	/* unused this long: forgotten */
 #define DCQCN_GC_PERIOD		HZ
 #define DCQCN_DUMP_QPS		64	/* QPs in one statistics dump */
+#define DCQCN_MAX_HELD		256	/* packets a QP may have waiting */
 
 /**
  * struct dcqcn_cfg - the settings of one device
@@ -56,6 +59,11 @@ struct dcqcn_cfg {
  * @cnp_sent: CNPs sent for it
  * @cnp_handled: CNPs it reacted to
  * @rp: its rate machine
+ * @dd: its device
+ * @held: its packets waiting for their time (pacing, dcqcn_pace.c)
+ * @pacer: releases them
+ * @next_tx: ns, when its next packet may go
+ * @paced: its packets that waited
  */
 struct dcqcn_qp {
 	struct hlist_node node;
@@ -68,6 +76,11 @@ struct dcqcn_qp {
 	u64 cnp_sent;
 	u64 cnp_handled;
 	struct dcqcn_rp rp;
+	struct dcqcn_dev *dd;
+	struct sk_buff_head held;
+	struct hrtimer pacer;
+	u64 next_tx;
+	u64 paced;
 };
 
 /**
@@ -89,6 +102,7 @@ struct dcqcn_qp {
  * @rp_cnp_handled: rp_cnp_handled
  * @rp_cnp_ignored: rp_cnp_ignored: CNPs for no known QP, or one without RP
  * @ect_set: RoCEv2 packets out made ECT(0)
+ * @paced: packets out that waited for their QP's rate
  */
 struct dcqcn_dev {
 	struct hlist_node node;
@@ -109,6 +123,7 @@ struct dcqcn_dev {
 	u64 rp_cnp_handled;
 	u64 rp_cnp_ignored;
 	u64 ect_set;
+	u64 paced;
 };
 
 /* dcqcn_dev.c */
@@ -128,7 +143,14 @@ int dcqcn_dump(void *cc, struct sk_buff *skb);
 int dcqcn_dump_stats(void *cc, struct sk_buff *skb);
 
 /* dcqcn_tx.c */
-void dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio);
+bool dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio);
+
+/* dcqcn_pace.c */
+void dcqcn_pace_init(struct dcqcn_qp *qp);
+bool dcqcn_pace(struct dcqcn_dev *dd, struct dcqcn_qp *qp, struct sk_buff *skb, u64 now);
+bool dcqcn_pace_releasing(const struct sk_buff *skb);
+bool dcqcn_pace_busy(struct dcqcn_qp *qp);
+void dcqcn_pace_stop(struct dcqcn_qp *qp);
 
 /* dcqcn_rx.c */
 int dcqcn_rx_init(void);

@@ -77,7 +77,10 @@ struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 
 		return NULL;
 	qp->peer = peer;
 	qp->sport = sport;
+	qp->dd = dd;
+	qp->next_tx = now;
 	dcqcn_rp_init(&qp->rp, &dd->cfg.rp_params, now);
+	dcqcn_pace_init(qp);
 	hash_add(dd->qps, &qp->node, dcqcn_qp_key(peer, sport));
 	dd->nqps++;
 	return qp;
@@ -100,7 +103,8 @@ static void dcqcn_gc(struct timer_list *t)
 
 	spin_lock(&dd->lock);
 	hash_for_each_safe(dd->qps, bkt, tmp, qp, node)
-		if (time_after(jiffies, qp->last_used + DCQCN_QP_IDLE))
+		if (time_after(jiffies, qp->last_used + DCQCN_QP_IDLE) &&
+		    !dcqcn_pace_busy(qp))
 			dcqcn_qp_del(dd, qp);
 	spin_unlock(&dd->lock);
 	mod_timer(&dd->gc, jiffies + DCQCN_GC_PERIOD);
@@ -162,9 +166,19 @@ static void dcqcn_dev_free_rcu(struct rcu_head *head)
  */
 void dcqcn_dev_destroy(struct dcqcn_dev *dd)
 {
+	struct dcqcn_qp *qp;
+	int bkt;
+
 	ASSERT_RTNL();
 	if (!hlist_unhashed(&dd->node))
 		hash_del_rcu(&dd->node);
 	timer_delete_sync(&dd->gc);
+	/*
+	 * The qdisc is gone from the device: nothing adds a QP or a packet
+	 * any more, and the receive hook only reads the table. Stop the
+	 * pacers (not under the lock: their callbacks take it).
+	 */
+	hash_for_each(dd->qps, bkt, qp, node)
+		dcqcn_pace_stop(qp);
 	call_rcu(&dd->rcu, dcqcn_dev_free_rcu);
 }

@@ -10,11 +10,9 @@
  * - dcqcn_rx.c: the notification point (a CNP for CE-marked packets) and
  *   the reaction point's input (CNPs, consumed);
  * - dcqcn_rp.c: the per-QP rate machine; dcqcn_cnp.c: the CNP and ICRC;
+ * - dcqcn_pace.c: each QP held to its current rate in front of the qdisc;
  * - dcqcn_netlink.c: the settings (tc ... lossless dcqcn ...) and the
  *   counters, through the hooks of sch_lossless (include/net/lossless_cc.h).
- *
- * Pacing each QP at its rate in the qdisc is not done yet: the rate
- * machine runs and is shown, but does not hold packets back.
  */
 #include <linux/module.h>
 #include <linux/rcupdate.h>

@@ -314,7 +314,10 @@ static int dcqcn_put_qp(struct sk_buff *skb, const struct dcqcn_qp *qp,
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_CNP_SENT, qp->cnp_sent,
 			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_CNP_HANDLED, qp->cnp_handled,
-			      TCA_LOSSLESS_DCQCN_QP_PAD)) {
+			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_PACED, qp->paced,
+			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_QP_HELD, skb_queue_len(&qp->held))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -350,6 +353,8 @@ int dcqcn_dump_stats(void *cc, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_RP_CNP_IGNORED, dd->rp_cnp_ignored,
 			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_ECT_SET, dd->ect_set,
+			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_PACED, dd->paced,
 			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_STATS_QPS, dd->nqps))
 		goto out;

@@ -6,8 +6,9 @@
  * reaction point leaves ECT(0), since rxe never sets ECT and a switch can
  * only mark ECN-capable packets (the ICRC does not cover the TOS byte).
  * Every RoCEv2 packet out also keeps its QP's state: the peer's QP number
- * (the packet's DestQP), its priority, when it was last used, and the RP
- * byte counter. CNPs (ours) are left alone.
+ * (the packet's DestQP), its priority and when it was last used; on a
+ * priority with a reaction point it is paced (dcqcn_pace.c) and counts
+ * for the RP byte counter when it goes. CNPs (ours) are left alone.
  *
  * Called by sch_lossless's enqueue under the qdisc's root lock with
  * bottom halves off.
@@ -23,50 +24,59 @@
 #include "dcqcn.h"
 #include "dcqcn_cnp.h"
 
-void dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio)
+/*
+ * Return: true when the packet must wait for its QP's rate: it is taken
+ * (dcqcn_pace.c) and the qdisc must not queue it now.
+ */
+bool dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio)
 {
 	struct dcqcn_dev *dd = cc;
 	unsigned int off = skb_network_offset(skb), ihl;
 	struct iphdr *iph, _iph;
 	struct udphdr *uh, _uh;
 	u8 *bth, _bth[IB_BTH_BYTES];
+	bool rp, ect, held = false;
 	struct dcqcn_bth b;
 	struct dcqcn_qp *qp;
-	bool ect = false;
+	__be32 daddr;
+	u16 sport;
 	u64 now;
 
-	if (prio < 0 || skb->protocol != htons(ETH_P_IP))
-		return;
+	if (prio < 0 || skb->protocol != htons(ETH_P_IP) || dcqcn_pace_releasing(skb))
+		return false;
 	iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
 	if (!iph || iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) || iph->ihl < 5)
-		return;
+		return false;
 	ihl = iph->ihl * 4;
 	uh = skb_header_pointer(skb, off + ihl, sizeof(_uh), &_uh);
 	if (!uh || uh->dest != htons(ROCE_V2_UDP_DPORT))
-		return;
+		return false;
 	bth = skb_header_pointer(skb, off + ihl + sizeof(_uh), sizeof(_bth), _bth);
 	if (!bth || dcqcn_bth_read(bth, IB_BTH_BYTES, &b) || b.opcode == ROCE_CNP_OPCODE)
-		return;
+		return false;
+	/* the headers may move when made writable: keep what is needed */
+	sport = ntohs(uh->source);
+	daddr = iph->daddr;
+
+	/* ECT(0) first: once the packet waits, it is not ours to change */
+	rp = READ_ONCE(dd->cfg.rp) & BIT(prio);
+	ect = rp && !INET_ECN_is_capable(iph->tos) &&
+	      !skb_ensure_writable(skb, off + sizeof(*iph));
+	if (ect)
+		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
 
 	now = ktime_get_ns();
 	spin_lock(&dd->lock);
-	qp = dcqcn_qp_get(dd, iph->daddr, ntohs(uh->source), now);
+	if (ect)
+		dd->ect_set++;
+	qp = dcqcn_qp_get(dd, daddr, sport, now);
 	if (qp) {
 		qp->peer_qpn = b.qpn;
 		qp->prio = prio;
 		qp->last_used = jiffies;
-	}
-	if (dd->cfg.rp & BIT(prio)) {
-		if (qp)
-			dcqcn_rp_sent(&qp->rp, &dd->cfg.rp_params, qdisc_pkt_len(skb), now);
-		ect = !INET_ECN_is_capable(iph->tos);
+		if (rp)
+			held = dcqcn_pace(dd, qp, skb, now);
 	}
 	spin_unlock(&dd->lock);
-
-	if (!ect || skb_ensure_writable(skb, off + sizeof(*iph)))
-		return;
-	ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
-	spin_lock(&dd->lock);
-	dd->ect_set++;
-	spin_unlock(&dd->lock);
+	return held;
 }

@@ -147,8 +147,9 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		/* a hook flow: onto another priority, still charged to prio */
 		q->classes[tc].hook_remapped++;
 	}
-	if (q->cc_ops)
-		q->cc_ops->enqueue(q->cc, skb, prio);
+	/* the endpoint's congestion control may hold it back (pacing) */
+	if (q->cc_ops && q->cc_ops->enqueue(q->cc, skb, prio))
+		return NET_XMIT_SUCCESS;
 	c = &q->classes[tc];
 	if (unlikely(q->wd.drop & BIT(tc))) {
 		/* the watchdog found this class stuck: action drop */

@@ -444,6 +444,12 @@ static void dcqcn_print_qp(struct rtattr *nest)
 	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_CNP_HANDLED], 8))
 		print_u64(PRINT_ANY, "cnp_handled", " cnp_handled %llu",
 			  dcqcn_get(tb[TCA_LOSSLESS_DCQCN_QP_CNP_HANDLED], 8));
+	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_PACED], 8))
+		print_u64(PRINT_ANY, "paced", " paced %llu",
+			  dcqcn_get(tb[TCA_LOSSLESS_DCQCN_QP_PACED], 8));
+	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_HELD], 4))
+		print_uint(PRINT_ANY, "held", " held %u",
+			   dcqcn_get(tb[TCA_LOSSLESS_DCQCN_QP_HELD], 4));
 	close_json_object();
 }
 
@@ -457,6 +463,7 @@ static const struct {
 	{ TCA_LOSSLESS_DCQCN_STATS_RP_CNP_HANDLED, "rp_cnp_handled" },
 	{ TCA_LOSSLESS_DCQCN_STATS_RP_CNP_IGNORED, "rp_cnp_ignored" },
 	{ TCA_LOSSLESS_DCQCN_STATS_ECT_SET, "ect_set" },
+	{ TCA_LOSSLESS_DCQCN_STATS_PACED, "paced" },
 };
 
 /* Statistics: a line "dcqcn np_ecn_marked_roce_packets N ...", one per QP. */

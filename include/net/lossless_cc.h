@@ -27,8 +27,11 @@
  * @destroy: under RTNL: the qdisc goes; free @cc
  * @dump: put the TCA_LOSSLESS_DCQCN nest (the settings)
  * @dump_stats: put the TCA_LOSSLESS_STATS_DCQCN nest (counters, QPs)
- * @enqueue: the qdisc queues @skb of priority @prio (-1: none): under
- *	the qdisc's root lock, bottom halves off
+ * @enqueue: @skb of priority @prio (-1: none) comes to the qdisc: under
+ *	the qdisc's root lock, bottom halves off. Return true to take it
+ *	(it must wait, the module gives it back to the device later): the
+ *	qdisc does not queue it. The packets the module gives back come
+ *	through @enqueue again.
  */
 struct lossless_cc_ops {
 	struct module *owner;
@@ -37,7 +40,7 @@ struct lossless_cc_ops {
 	void (*destroy)(void *cc);
 	int (*dump)(void *cc, struct sk_buff *skb);
 	int (*dump_stats)(void *cc, struct sk_buff *skb);
-	void (*enqueue)(void *cc, struct sk_buff *skb, int prio);
+	bool (*enqueue)(void *cc, struct sk_buff *skb, int prio);
 };
 
 int lossless_cc_register(const struct lossless_cc_ops *ops);

@@ -10,15 +10,22 @@
 # lossless root qdisc with trust dscp, pfc 3 and "dcqcn np 3 rp 3", and
 # ib_write_bw with --tclass=96 (DSCP 24: priority 3). The client's
 # port is shaped to 20 Mbit/s and marks ECN on class 1:4 above 8 KB: the
-# congestion point. The client captures the CNPs that come in (tshark)
-# and prints its QP number; each end prints its dcqcn counters, in lines
-# "dcqcn_cnp.sh: ROLE: KEY VALUE" that run_dcqcn_cnp.sh reads.
+# congestion point. Run 1: the client captures the CNPs that come in
+# (tshark). Run 2: the client's QP is pinned at 4 Mbit/s from its first
+# CNP on (rate-to-set-on-first-cnp and rpg-min-rate 4mbit, no increase):
+# pacing must hold it there. Each end prints its bandwidth, QP number and
+# dcqcn counters after each run, in lines "dcqcn_cnp.sh: ROLE: KEY VALUE"
+# that run_dcqcn_cnp.sh reads.
 set -u
 
 role=${1:-${VM_NAME:-}}
 dev=to-${VM_PEERS%% *}
 server=192.0.2.1
-perftest=(ib_write_bw -d rxe0 -s 65536 -D 8 --tclass=96 --report_gbits)
+# -u 18: a QP timeout of 4 us * 2^18 (1 s): a paced QP's packets wait
+# longer than perftest's default 67 ms, and rxe must not resend them
+perftest=(ib_write_bw -d rxe0 -s 65536 -D 8 -u 18 --tclass=96)
+# the second run: the QP's rate pinned at 4 Mbit/s from its first CNP on
+PIN=(rate-to-set-on-first-cnp 4mbit rpg-min-rate 4mbit rpg-ai-rate 0 rpg-hai-rate 0)
 
 fail() {
 	echo "dcqcn_cnp.sh: $role: FAIL: $*"
@@ -67,40 +74,36 @@ rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 on $dev"
 gid=$(gid_index "$addr") || fail "rxe0 has no RoCE v2 GID for $addr"
 perftest+=(-x "$gid")
 
-log=$(mktemp)
-if [ "$role" = server ]; then
-	timeout 300 "${perftest[@]}" > "$log" 2>&1
-	rc=$?
-else
-	cap=$VM_OUT/cnp.pcap
-	# the CNPs in: UDP 4791 from the server whose BTH opcode is 0x81
-	tshark -q -i "$dev" -F pcap -w "$cap" \
-		-f "src host $server and udp dst port 4791 and udp[8] = 0x81" 2> "$log.tshark" &
-	tpid=$!
-	for _ in $(seq 100); do
-		grep -q "Capturing on" "$log.tshark" && break
-		sleep 0.2
-	done
-	for _ in $(seq 60); do
-		timeout 120 "${perftest[@]}" "$server" > "$log" 2>&1
+# run N: ib_write_bw, client or server; its bandwidth (MB/s) in "bwN"
+run() {
+	local log rc tpid
+	log=$(mktemp)
+	if [ "$role" = server ]; then
+		timeout 300 "${perftest[@]}" > "$log" 2>&1
 		rc=$?
-		grep -q "Couldn't connect" "$log" || break
-		sleep 2
-	done
-	sleep 2
-	kill -INT "$tpid"
-	wait "$tpid"
-	say "capture $cap"
-fi
-cat "$log"
-[ "$rc" = 0 ] || fail "ib_write_bw exited with $rc"
-# perftest: " local address: LID 0000 QPN 0x0011 PSN ..."
-qpn=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\).*/\1/p' "$log" | head -n 1)
-say "qpn $((qpn))"
-sleep 1
-tc -s qdisc show dev "$dev"
-tc -s -j qdisc show dev "$dev" > "$VM_OUT/$role-qdisc.json"
-python3 - "$VM_OUT/$role-qdisc.json" "$role" <<'PY'
+	else
+		for _ in $(seq 60); do
+			timeout 120 "${perftest[@]}" "$server" > "$log" 2>&1
+			rc=$?
+			grep -q "Couldn't connect" "$log" || break
+			sleep 2
+		done
+	fi
+	cat "$log"
+	[ "$rc" = 0 ] || fail "ib_write_bw (run $1) exited with $rc"
+	# #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]
+	say "bw$1 $(awk '/#bytes.*BW average/ { getline; print $4; exit }' "$log")"
+	# " local address: LID 0000 QPN 0x0011 PSN ..."
+	say "qpn$1 $(($(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\).*/\1/p' "$log" | head -n 1)))"
+	rm -f "$log"
+}
+
+# counters N: the dcqcn counters and QPs, as "KEY VALUE" lines
+counters() {
+	# at once: a QP idle for 5 s is forgotten
+	tc -s -j qdisc show dev "$dev" > "$VM_OUT/$role-qdisc$1.json"
+	tc -s qdisc show dev "$dev"
+	python3 - "$VM_OUT/$role-qdisc$1.json" "$role" "$1" <<'PY'
 import json, sys
 def find(o):
     """The object that holds the DCQCN counters, wherever tc put it."""
@@ -116,6 +119,39 @@ def find(o):
     return None
 d = find(json.load(open(sys.argv[1])))
 for k in ("np_ecn_marked_roce_packets", "np_cnp_sent", "np_cnp_no_peer",
-          "rp_cnp_handled", "rp_cnp_ignored", "ect_set", "qps"):
-    print("dcqcn_cnp.sh: %s: %s %s" % (sys.argv[2], k, d[k]))
+          "rp_cnp_handled", "rp_cnp_ignored", "ect_set", "paced", "qps"):
+    print("dcqcn_cnp.sh: %s: %s%s %s" % (sys.argv[2], k, sys.argv[3], d[k]))
+for qp in d.get("qp", []):
+    print("dcqcn_cnp.sh: %s: qp%s sport %d rate %d paced %d" %
+          (sys.argv[2], sys.argv[3], qp["sport"], qp["rate"] * 8, qp["paced"]))
 PY
+}
+
+# 1. CNPs: the client captures those that come in
+if [ "$role" = client ]; then
+	cap=$VM_OUT/cnp.pcap
+	# UDP 4791 from the server whose BTH opcode is 0x81
+	tshark -q -i "$dev" -F pcap -w "$cap" \
+		-f "src host $server and udp dst port 4791 and udp[8] = 0x81" 2> "$VM_OUT/tshark.err" &
+	tpid=$!
+	for _ in $(seq 100); do
+		grep -q "Capturing on" "$VM_OUT/tshark.err" && break
+		sleep 0.2
+	done
+fi
+run 1
+if [ "$role" = client ]; then
+	sleep 2
+	kill -INT "$tpid"
+	wait "$tpid"
+	say "capture $cap"
+fi
+counters 1
+
+# 2. pacing: the client's new QP held at 4 Mbit/s from its first CNP
+if [ "$role" = client ]; then
+	tc qdisc change dev "$dev" root lossless dcqcn "${PIN[@]}" || fail "tc qdisc change dcqcn ${PIN[*]}"
+	sleep 3		# the server listens again
+fi
+run 2
+counters 2

@@ -7,18 +7,20 @@
 # QP, 16 zero bytes, DSCP 48 and a valid ICRC (recomputed here from the
 # IBA's definition); the server sent as many as the client captured and
 # handled (np_cnp_sent = captured = rp_cnp_handled), and CE marks and
-# ECT(0) were there to start with. One TAP result per point.
+# ECT(0) were there to start with; and a QP whose rate is pinned at
+# 4 Mbit/s is paced to it. One TAP result per point.
 #
 #   selftests/rdma/run_dcqcn_cnp.sh [scripts/vm-multi options]
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 echo "TAP version 13"
-echo "1..2"
+echo "1..3"
 for cmd in qemu-system-x86_64 ib_write_bw rdma tshark; do
 	if ! command -v "$cmd" > /dev/null; then
 		echo "ok 1 dcqcn CNP format # SKIP $cmd is not installed"
 		echo "ok 2 dcqcn CNP counters # SKIP $cmd is not installed"
+		echo "ok 3 dcqcn pacing # SKIP $cmd is not installed"
 		exit 4
 	fi
 done
@@ -38,7 +40,7 @@ val() {
 	sed -n "s/^\[$1\] dcqcn_cnp.sh: $1: $2 \([0-9]*\)$/\1/p" "$log" | tail -n 1
 }
 cap=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: capture \(.*\)$/\1/p' "$log")
-qpn=$(val client qpn)
+qpn=$(val client qpn1)
 python3 - "$cap" "${qpn:--1}" > "$out/format" <<'PY'
 import struct, sys, zlib
 cap, qpn = sys.argv[1], int(sys.argv[2])
@@ -97,11 +99,11 @@ else
 	echo "not ok 1 dcqcn CNP format: every CNP captured is a RoCEv2 BTH 0x81 to the sender's QP with a valid ICRC"
 fi
 
-sent=$(val server np_cnp_sent)
-marked=$(val server np_ecn_marked_roce_packets)
-handled=$(val client rp_cnp_handled)
-ignored=$(val client rp_cnp_ignored)
-ect=$(val client ect_set)
+sent=$(val server np_cnp_sent1)
+marked=$(val server np_ecn_marked_roce_packets1)
+handled=$(val client rp_cnp_handled1)
+ignored=$(val client rp_cnp_ignored1)
+ect=$(val client ect_set1)
 echo "# client: ect_set $ect, rp_cnp_handled $handled, rp_cnp_ignored $ignored;" \
 	"server: np_ecn_marked_roce_packets $marked, np_cnp_sent $sent; captured ${captured:-none}"
 if [ "${ect:-0}" -gt 0 ] && [ "${marked:-0}" -gt 0 ] && [ "${sent:-0}" -gt 0 ] &&
@@ -109,6 +111,25 @@ if [ "${ect:-0}" -gt 0 ] && [ "${marked:-0}" -gt 0 ] && [ "${sent:-0}" -gt 0 ] &
 	echo "ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled"
 else
 	echo "not ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled"
-	exit 1
+	rc=1
+fi
+
+# 3. pacing: run 2's QP pinned at 4 Mbit/s; ib_write_bw's payload rate
+# must stay under it (headers make the wire rate higher) but not fall
+# below half of it, and be well under run 1's, which only the 20 Mbit/s
+# port and DCQCN limited
+bw1=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: bw1 \([0-9.]*\)$/\1/p' "$log")
+bw2=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: bw2 \([0-9.]*\)$/\1/p' "$log")
+qp2=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: qp2 sport [0-9]* rate \([0-9]*\) paced \([0-9]*\)$/\1 \2/p' "$log" |
+	sort -k2 -n | tail -n 1)
+read -r rate2 paced2 <<< "${qp2:-0 0}"
+echo "# run 1: ${bw1:-?} MB/s; run 2 (pinned at 4 Mbit/s = 0.5 MB/s): ${bw2:-?} MB/s," \
+	"its QP at ${rate2} bit/s, ${paced2} packets paced"
+if python3 -c 'import sys; b1, b2 = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (0.25 <= b2 <= 0.5 and b1 >= 2 * b2))' \
+	"${bw1:-0}" "${bw2:-0}" && [ "$rate2" = 4000000 ] && [ "$paced2" -gt 0 ]; then
+	echo "ok 3 dcqcn pacing: a QP pinned at 4 Mbit/s sends 0.25 to 0.5 MB/s"
+else
+	echo "not ok 3 dcqcn pacing: a QP pinned at 4 Mbit/s sends 0.25 to 0.5 MB/s"
+	rc=1
 fi
 [ "$rc" = 0 ] && [ "${captured:-0}" -gt 0 ] && [ "$nbad" = 0 ] && [ "$decoded" = "$captured" ]

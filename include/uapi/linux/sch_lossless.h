@@ -157,6 +157,7 @@ enum {
 	TCA_LOSSLESS_DCQCN_STATS_ECT_SET,	/* u64, RoCEv2 packets sent ECT(0) */
 	TCA_LOSSLESS_DCQCN_STATS_QPS,		/* u32, QPs known now */
 	TCA_LOSSLESS_DCQCN_STATS_QP,		/* nested TCA_LOSSLESS_DCQCN_QP_*, one per QP */
+	TCA_LOSSLESS_DCQCN_STATS_PACED,		/* u64, packets that waited for their QP's rate */
 	__TCA_LOSSLESS_DCQCN_STATS_MAX
 };
 
@@ -180,6 +181,8 @@ enum {
 	TCA_LOSSLESS_DCQCN_QP_STAGE,	/* u8, enum tc_lossless_dcqcn_stage */
 	TCA_LOSSLESS_DCQCN_QP_CNP_SENT,	/* u64, CNPs sent for it (NP) */
 	TCA_LOSSLESS_DCQCN_QP_CNP_HANDLED,	/* u64, CNPs it reacted to (RP) */
+	TCA_LOSSLESS_DCQCN_QP_PACED,	/* u64, its packets that waited for its rate */
+	TCA_LOSSLESS_DCQCN_QP_HELD,	/* u32, its packets waiting now */
 	__TCA_LOSSLESS_DCQCN_QP_MAX
 };
 
