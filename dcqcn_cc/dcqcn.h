@@ -153,6 +153,7 @@ bool dcqcn_pace_busy(struct dcqcn_qp *qp);
 void dcqcn_pace_stop(struct dcqcn_qp *qp);
 
 /* dcqcn_rx.c */
+void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp);
 int dcqcn_rx_init(void);
 void dcqcn_rx_exit(void);
 

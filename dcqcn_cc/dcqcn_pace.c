@@ -47,6 +47,8 @@ static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
 	u64 rate = max_t(u64, qp->rp.rc, 1);
 
 	dcqcn_rp_sent(&qp->rp, &dd->cfg.rp_params, len, now);
+	if (qp->rp.rc != rate)
+		dcqcn_trace_rate(dd, qp);
 	/*
 	 * A timer that fires late must not slow the QP down: what it is
 	 * late by, up to DCQCN_PACE_SLACK, is made up by the next packets.

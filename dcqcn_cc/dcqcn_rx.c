@@ -34,6 +34,9 @@
 #include "dcqcn.h"
 #include "dcqcn_cnp.h"
 
+#define CREATE_TRACE_POINTS
+#include "dcqcn_trace.h"
+
 /* Send one CNP: from @saddr to @daddr, as @info says. */
 static int dcqcn_send_cnp(struct net *net, const struct dcqcn_cnp_info *info, u8 prio)
 {
@@ -67,6 +70,13 @@ static int dcqcn_send_cnp(struct net *net, const struct dcqcn_cnp_info *info, u8
 	return net_xmit_eval(err);
 }
 
+/* Under dd->lock: the rate of @qp has changed. */
+void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp)
+{
+	trace_dcqcn_rate(dd->ifindex, qp->peer, qp->sport, qp->rp.rc, qp->rp.rt, qp->rp.alpha,
+			 dcqcn_rp_stage(&qp->rp, &dd->cfg.rp_params));
+}
+
 /* A CNP for local QP @qpn from @peer, port @sport. Under RCU. */
 static void dcqcn_rx_cnp(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn)
 {
@@ -75,9 +85,15 @@ static void dcqcn_rx_cnp(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn)
 	spin_lock(&dd->lock);
 	qp = dcqcn_qp_find_in(dd, peer, sport, qpn);
 	if (qp && (dd->cfg.rp & BIT(qp->prio))) {
-		dcqcn_rp_cnp(&qp->rp, &dd->cfg.rp_params, ktime_get_ns());
+		u64 rc = qp->rp.rc;
+		bool cut = dcqcn_rp_cnp(&qp->rp, &dd->cfg.rp_params, ktime_get_ns());
+
 		qp->cnp_handled++;
 		dd->rp_cnp_handled++;
+		trace_dcqcn_cnp_handled(dd->ifindex, qp->peer, qp->sport, cut, qp->rp.rc,
+					qp->rp.rt, qp->rp.alpha);
+		if (qp->rp.rc != rc)
+			dcqcn_trace_rate(dd, qp);
 	} else {
 		dd->rp_cnp_ignored++;
 	}
@@ -124,6 +140,7 @@ static void dcqcn_rx_ce(struct dcqcn_dev *dd, struct net *net, const struct iphd
 
 	if (dcqcn_send_cnp(net, &info, prio))
 		return;
+	trace_dcqcn_cnp_sent(dd->ifindex, info.daddr, sport, info.dest_qp);
 	spin_lock(&dd->lock);
 	dd->np_cnp_sent++;
 	qp = dcqcn_qp_find(dd, iph->saddr, sport);

@@ -127,7 +127,24 @@ for qp in d.get("qp", []):
 PY
 }
 
+# trace EVENTS...: only these dcqcn tracepoints on, the buffer emptied
+T=/sys/kernel/tracing
+mountpoint -q "$T" || mount -t tracefs nodev "$T" || fail "no tracefs"
+trace() {
+	local e
+	echo 0 > "$T/events/dcqcn/enable"
+	for e in "$@"; do
+		echo 1 > "$T/events/dcqcn/$e/enable" || fail "no tracepoint dcqcn:$e"
+	done
+	echo > "$T/trace"
+}
+
 # 1. CNPs: the client captures those that come in
+if [ "$role" = client ]; then
+	trace dcqcn_cnp_handled
+else
+	trace dcqcn_cnp_sent
+fi
 if [ "$role" = client ]; then
 	cap=$VM_OUT/cnp.pcap
 	# UDP 4791 from the server whose BTH opcode is 0x81
@@ -147,6 +164,9 @@ if [ "$role" = client ]; then
 	say "capture $cap"
 fi
 counters 1
+say "trace_cnp_sent1 $(grep -c 'dcqcn_cnp_sent:' "$T/trace")"
+say "trace_cnp_handled1 $(grep -c 'dcqcn_cnp_handled:' "$T/trace")"
+trace dcqcn_rate
 
 # 2. pacing: the client's new QP held at 4 Mbit/s from its first CNP
 if [ "$role" = client ]; then
@@ -155,3 +175,6 @@ if [ "$role" = client ]; then
 fi
 run 2
 counters 2
+# the rate changes traced: "... dcqcn_rate: ifindex=.. peer=.. sport=.. rate=4000000 ..."
+say "trace_rate2 $(grep -c 'dcqcn_rate:' "$T/trace")"
+say "trace_rate2_pinned $(grep -c 'dcqcn_rate:.* rate=4000000 ' "$T/trace")"

@@ -106,11 +106,15 @@ ignored=$(val client rp_cnp_ignored1)
 ect=$(val client ect_set1)
 echo "# client: ect_set $ect, rp_cnp_handled $handled, rp_cnp_ignored $ignored;" \
 	"server: np_ecn_marked_roce_packets $marked, np_cnp_sent $sent; captured ${captured:-none}"
+tsent=$(val server trace_cnp_sent1)
+thandled=$(val client trace_cnp_handled1)
+echo "# tracepoints: dcqcn_cnp_sent ${tsent:-?} (server), dcqcn_cnp_handled ${thandled:-?} (client)"
 if [ "${ect:-0}" -gt 0 ] && [ "${marked:-0}" -gt 0 ] && [ "${sent:-0}" -gt 0 ] &&
-	[ "$sent" = "$handled" ] && [ "$sent" = "${captured:-}" ] && [ "$ignored" = 0 ]; then
-	echo "ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled"
+	[ "$sent" = "$handled" ] && [ "$sent" = "${captured:-}" ] && [ "$ignored" = 0 ] &&
+	[ "$tsent" = "$sent" ] && [ "$thandled" = "$handled" ]; then
+	echo "ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled, as traced"
 else
-	echo "not ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled"
+	echo "not ok 2 dcqcn CNP counters: np_cnp_sent = CNPs captured = rp_cnp_handled, as traced"
 	rc=1
 fi
 
@@ -123,10 +127,14 @@ bw2=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: bw2 \([0-9.]*\)$/\1/p' "$log")
 qp2=$(sed -n 's/^\[client\] dcqcn_cnp.sh: client: qp2 sport [0-9]* rate \([0-9]*\) paced \([0-9]*\)$/\1 \2/p' "$log" |
 	sort -k2 -n | tail -n 1)
 read -r rate2 paced2 <<< "${qp2:-0 0}"
+trate=$(val client trace_rate2)
+tpinned=$(val client trace_rate2_pinned)
+echo "# tracepoint dcqcn_rate: ${trate:-?} rate changes in run 2, ${tpinned:-?} to 4000000 bit/s"
 echo "# run 1: ${bw1:-?} MB/s; run 2 (pinned at 4 Mbit/s = 0.5 MB/s): ${bw2:-?} MB/s," \
 	"its QP at ${rate2} bit/s, ${paced2} packets paced"
 if python3 -c 'import sys; b1, b2 = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (0.25 <= b2 <= 0.5 and b1 >= 2 * b2))' \
-	"${bw1:-0}" "${bw2:-0}" && [ "$rate2" = 4000000 ] && [ "$paced2" -gt 0 ]; then
+	"${bw1:-0}" "${bw2:-0}" && [ "$rate2" = 4000000 ] && [ "$paced2" -gt 0 ] &&
+	[ "${tpinned:-0}" -gt 0 ]; then
 	echo "ok 3 dcqcn pacing: a QP pinned at 4 Mbit/s sends 0.25 to 0.5 MB/s"
 else
 	echo "not ok 3 dcqcn pacing: a QP pinned at 4 Mbit/s sends 0.25 to 0.5 MB/s"
