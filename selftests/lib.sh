@@ -193,6 +193,20 @@ scratch_dir() {
 	CLEANUP_HOOKS+=("rm -rf $out")
 }
 
+# long_wire: the per-CPU receive backlog (net.core.netdev_max_backlog,
+# one for the whole VM) made long enough never to drop, until the test
+# ends. A veth hands a frame to its peer through that backlog, which
+# drops past 1000 frames when a paused port releases a burst faster than
+# a slow VM's softirq forwards it: a loss of the emulated wire, not of the
+# ports under test. Tests that claim "no loss" use it and still count
+# each device's drops (port_snapshot.py's link_drops), which must stay 0.
+long_wire() {
+	local old
+	old=$(sysctl -n net.core.netdev_max_backlog)
+	sysctl -qw net.core.netdev_max_backlog=100000 || return 1
+	CLEANUP_HOOKS+=("sysctl -qw net.core.netdev_max_backlog=$old")
+}
+
 # json FILE EXPR: a value from a JSON file, EXPR a Python expression on d.
 json() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \

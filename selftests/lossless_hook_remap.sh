@@ -38,6 +38,7 @@ HOST_OPTS="trust dscp pfc 3,4 rate 10mbit"
 CLASS_OPTS="xoff 8k xon 4k"
 SECS=3
 
+long_wire || { echo "# cannot lengthen the receive backlog"; exit 1; }
 ns_create L1 L2 S1 S2 HA DA HB DB || exit 1
 ns_no_ipv6 "$L1" "$L2" "$S1" "$S2" "$HA" "$DA" "$HB" "$DB"
 for r in "$L1" "$L2" "$S1" "$S2"; do
@@ -155,6 +156,7 @@ log_test "hook flows, no remap: the leaf-spine fabric deadlocks"
 # 2. hook-remap 3:4
 qdiscs "uplink hook-remap 3:4"
 check_err $? "the qdiscs with hook-remap could not be set"
+python3 "$TOOLS/port_snapshot.py" 0 "${PORTS[@]}" > "$out/l0"
 run
 stop_sinks
 python3 - "$out" > "$out/hr" <<'PY'
@@ -171,15 +173,21 @@ l1 = [v.get("hook_remapped", 0) for k, v in s4.items() if k.endswith(":l1s1")][0
 l2 = [v.get("hook_remapped", 0) for k, v in s4.items() if k.endswith(":l2s2")][0]
 other = sum(v.get("hook_remapped", 0) for k, v in s4.items()
             if not k.endswith(":l1s1") and not k.endswith(":l2s2"))
-print(sent, rcvd, lost, drops, backlog, l1, l2, other)
+l0 = json.load(open(f"{o}/l0"))
+link = sum(v.get("link_drops", 10**9) for v in s3.values()) - \
+    sum(v.get("link_drops", 0) for v in l0.values())
+sock = sum(json.load(open(f"{o}/rx{f}.json"))["socket_drops"] for f in "AB")
+print(sent, rcvd, lost, drops, backlog, l1, l2, other, link, sock)
 PY
-read -r sent rcvd lost drops backlog l1 l2 other < "$out/hr"
-echo "# hook-remap 3:4: sent $sent, received $rcvd (lost $lost); drops $drops, backlog" \
-	"left $backlog B; remapped at L1 (flow B) $l1, at L2 (flow A) $l2, elsewhere $other"
+read -r sent rcvd lost drops backlog l1 l2 other link sock < "$out/hr"
+echo "# hook-remap 3:4: sent $sent, received $rcvd (lost $lost); drops $drops (link $link," \
+	"socket $sock), backlog left $backlog B; remapped at L1 (flow B) $l1, at L2 (flow A) $l2," \
+	"elsewhere $other"
 [ "$backlog" -eq 0 ]
 check_err $? "the fabric did not drain: $backlog B left (deadlock?)"
-[ "$rcvd" -eq "$sent" ] && [ "$lost" -eq 0 ] && [ "$drops" -eq 0 ]
-check_err $? "sent $sent, received $rcvd, lost $lost, dropped $drops"
+[ "$rcvd" -eq "$sent" ] && [ "$lost" -eq 0 ] && [ "$drops" -eq 0 ] && [ "$link" -eq 0 ] &&
+	[ "$sock" -eq 0 ]
+check_err $? "sent $sent, received $rcvd, lost $lost, dropped $drops (link $link, socket $sock)"
 [ "$l1" -gt 0 ] && [ "$l2" -gt 0 ] && [ "$other" -eq 0 ]
 check_err $? "remap counters: L1 $l1, L2 $l2, elsewhere $other"
 log_test "hook flows, hook-remap 3:4: no deadlock, no loss, both hook flows remapped"

@@ -55,6 +55,7 @@ COUNT=2000
 DETECT=200
 RESTORE=400
 
+long_wire || { echo "# cannot lengthen the receive backlog"; exit 1; }
 ring $N || { echo "# cannot build the ring"; exit 1; }
 T=$(tracefs)
 

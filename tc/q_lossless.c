@@ -32,6 +32,7 @@
 #include "tc_util.h"
 #endif
 
+#include "q_lossless.h"
 #include "q_lossless_dcqcn.h"
 
 /* pmax is in millionths: this many make one percent */
@@ -244,7 +245,7 @@ static int lossless_get_pmax(__u32 *pmax, const char *str)
 }
 
 /* "none", or priorities 0..7 separated by commas, each once: a bitmap */
-static int lossless_parse_prio_list(const char *arg, __u8 *bits)
+int lossless_parse_prio_list(const char *arg, __u8 *bits)
 {
 	const char *p = arg;
 
@@ -741,8 +742,7 @@ static const char * const lossless_trust_names[] = {
  * A set of priorities: text "@name 3,4 " ("@name none " when empty, or
  * nothing if @none is false), JSON an array @key of the priorities.
  */
-static void lossless_print_prios(const char *name, const char *key,
-				 __u8 bits, bool none)
+void lossless_print_prios(const char *name, const char *key, __u8 bits, bool none)
 {
 	bool text = bits || none;
 	bool first = true;

@@ -27,6 +27,7 @@
 #include "tc_util.h"
 #endif
 
+#include "q_lossless.h"
 #include "q_lossless_dcqcn.h"
 
 #ifndef ARRAY_SIZE
@@ -102,26 +103,6 @@ static int dcqcn_get_onoff(__u8 *v, const char *str)
 	return 0;
 }
 
-/* "none", or priorities 0..7 separated by commas, each once */
-static int dcqcn_get_prios(__u8 *bits, const char *arg)
-{
-	const char *p = arg;
-
-	*bits = 0;
-	if (strcmp(arg, "none") == 0)
-		return 0;
-	for (;;) {
-		if (*p < '0' || *p > '7' || (*bits & (1 << (*p - '0'))))
-			return -1;
-		*bits |= 1 << (*p - '0');
-		p++;
-		if (!*p)
-			return 0;
-		if (*p++ != ',')
-			return -1;
-	}
-}
-
 enum dcqcn_kind { DK_PRIOS, DK_U8, DK_U16, DK_U32, DK_US, DK_RATE, DK_SIZE, DK_ONOFF };
 
 static const struct dcqcn_opt {
@@ -194,7 +175,7 @@ int dcqcn_parse(int argc, char **argv, struct dcqcn_req *d)
 		}
 		switch (o->kind) {
 		case DK_PRIOS:
-			bad = dcqcn_get_prios(&u8, arg);
+			bad = lossless_parse_prio_list(arg, &u8);
 			u64 = u8;
 			break;
 		case DK_U8:
@@ -314,24 +295,6 @@ static size_t dcqcn_len(enum dcqcn_kind kind)
 	}
 }
 
-static void dcqcn_print_prios(const char *name, const char *key, __u8 bits)
-{
-	bool first = true;
-	int p;
-
-	print_string(PRINT_FP, NULL, "%s ", name);
-	open_json_array(PRINT_JSON, key);
-	for (p = 0; p < 8; p++) {
-		if (!(bits & (1 << p)))
-			continue;
-		print_string(PRINT_FP, NULL, "%s", first ? "" : ",");
-		print_uint(PRINT_ANY, NULL, "%u", p);
-		first = false;
-	}
-	close_json_array(PRINT_JSON, NULL);
-	print_string(PRINT_FP, NULL, "%s", first ? "none " : " ");
-}
-
 /* The settings: "dcqcn np 3 rp 3 cnp-dscp 48 ..."; JSON, an object "dcqcn". */
 void dcqcn_print_opt(struct rtattr *nest)
 {
@@ -354,7 +317,7 @@ void dcqcn_print_opt(struct rtattr *nest)
 		v = dcqcn_get(tb[o->attr], len);
 		switch (o->kind) {
 		case DK_PRIOS:
-			dcqcn_print_prios(o->name, o->key, v);
+			lossless_print_prios(o->name, o->key, v, true);
 			break;
 		case DK_U16:
 			snprintf(buf, sizeof(buf), "%s 0x%%x ", o->name);

@@ -18,6 +18,8 @@
 # that run_dcqcn_cnp.sh reads.
 set -u
 
+. "$(dirname "$0")/rxe_lib.sh"
+
 role=${1:-${VM_NAME:-}}
 dev=to-${VM_PEERS%% *}
 server=192.0.2.1
@@ -42,24 +44,6 @@ client) addr=192.0.2.2 ;;
 *) fail "role '$role' is neither server nor client" ;;
 esac
 
-# gid_index ADDR: rxe0's RoCE v2 GID for IPv4 ADDR (as in ib_write_bw.sh)
-gid_index() {
-	local want f i a b c d
-	IFS=. read -r a b c d <<< "$1"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	for _ in $(seq 100); do
-		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
-			i=${f##*/}
-			[ "$(cat "$f")" = "$want" ] || continue
-			[ "$(cat "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
-			echo "$i"
-			return 0
-		done
-		sleep 0.1
-	done
-	return 1
-}
-
 ip addr add "$addr/24" dev "$dev" || fail "cannot address $dev"
 opts=(trust dscp pfc 3 dcqcn np 3 rp 3)
 [ "$role" = client ] && opts+=(rate 20mbit)
@@ -68,9 +52,7 @@ if [ "$role" = client ]; then
 	tc class change dev "$dev" classid 1:4 lossless ecn kmin 8k kmax 64k pmax 10 ||
 		fail "tc class change 1:4 ecn"
 fi
-modprobe crc32_generic || fail "modprobe crc32_generic"
-modprobe rdma_rxe || fail "modprobe rdma_rxe"
-rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 on $dev"
+rxe_up "$dev" || fail "no rxe0 on $dev (crc32_generic, rdma_rxe, rdma link add)"
 gid=$(gid_index "$addr") || fail "rxe0 has no RoCE v2 GID for $addr"
 perftest+=(-x "$gid")
 

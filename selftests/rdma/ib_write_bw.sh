@@ -15,6 +15,8 @@
 # received packets, and prints rdma link and the rxe counters.
 set -u
 
+. "$(dirname "$0")/rxe_lib.sh"
+
 role=${1:-${VM_NAME:-}}
 dev=to-${VM_PEERS%% *}
 server=192.0.2.1
@@ -31,38 +33,13 @@ client) addr=192.0.2.2 ;;
 *) fail "role '$role' is neither server nor client" ;;
 esac
 
-# gid_index ADDR: the index of rxe0's RoCE v2 GID for IPv4 ADDR (an
-# IPv4-mapped IPv6 address). rxe fills its GID table from the netdev's
-# addresses through a workqueue: wait for it.
-gid_index() {
-	local want f i a b c d
-	IFS=. read -r a b c d <<< "$1"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	for _ in $(seq 100); do
-		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
-			i=${f##*/}
-			[ "$(cat "$f")" = "$want" ] || continue
-			[ "$(cat "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
-			echo "$i"
-			return 0
-		done
-		sleep 0.1
-	done
-	return 1
-}
-
 # counter NAME: one of rxe0's counters (sent_pkts, rcvd_pkts...).
 counter() {
 	cat "/sys/class/infiniband/rxe0/ports/1/hw_counters/$1"
 }
 
 ip addr add "$addr/24" dev "$dev" || fail "cannot address $dev"
-# rxe computes its ICRC with the kernel's crc32 crypto; without
-# crc32_generic loaded first, rdma link add fails with "failed to init
-# crc32 algorithm err:-2".
-modprobe crc32_generic || fail "modprobe crc32_generic"
-modprobe rdma_rxe || fail "modprobe rdma_rxe"
-rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 on $dev"
+rxe_up "$dev" || fail "no rxe0 on $dev (crc32_generic, rdma_rxe, rdma link add)"
 rdma link show
 gid=$(gid_index "$addr") || fail "rxe0 has no RoCE v2 GID for $addr"
 echo "ib_write_bw.sh: $role: rxe0 on $dev, $addr, RoCE v2 GID index $gid"

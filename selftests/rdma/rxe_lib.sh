@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# rxe_lib.sh: what the soft-RoCE guests of selftests/rdma share. Sourced.
+
+# rxe_up DEV: rdma_rxe loaded and rxe0 on DEV. rxe computes its ICRC with
+# the kernel's crc32 crypto; without crc32_generic loaded first, rdma link
+# add fails with "failed to init crc32 algorithm err:-2".
+rxe_up() {
+	modprobe crc32_generic || return 1
+	modprobe rdma_rxe || return 1
+	rdma link add rxe0 type rxe netdev "$1"
+}
+
+# gid_index ADDR: the index of rxe0's RoCE v2 GID for IPv4 ADDR (an
+# IPv4-mapped IPv6 address). rxe fills its GID table from the netdev's
+# addresses through a workqueue: wait for it.
+gid_index() {
+	local want f i a b c d
+	IFS=. read -r a b c d <<< "$1"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	for _ in $(seq 100); do
+		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+			i=${f##*/}
+			[ "$(cat "$f")" = "$want" ] || continue
+			[ "$(cat "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+			echo "$i"
+			return 0
+		done
+		sleep 0.1
+	done
+	return 1
+}
