@@ -17,7 +17,7 @@
 
 #include "dcqcn_rp.h"
 
-/* rxe's UDP source port of a new QP: 0xC000 plus a 14-bit hash of its number */
+/* rxe's UDP source port of a new QP (dcqcn_dev.c) */
 #define DCQCN_RXE_SPORT_BASE	0xc000
 #define DCQCN_RXE_SPORT_BITS	14
 
@@ -134,7 +134,6 @@ struct dcqcn_dev *dcqcn_dev_find(const struct net *net, int ifindex);
 struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, __be32 peer, u16 sport);
 struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn);
 struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 now);
-u16 dcqcn_rxe_sport(u32 qpn);
 
 /* dcqcn_netlink.c */
 int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 speed,

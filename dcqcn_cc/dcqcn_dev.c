@@ -32,7 +32,8 @@
 
 static DEFINE_HASHTABLE(dcqcn_devs, 6);
 
-u16 dcqcn_rxe_sport(u32 qpn)
+/* rxe's UDP source port of a new QP: 0xC000 plus a 14-bit hash of its number */
+static u16 dcqcn_rxe_sport(u32 qpn)
 {
 	return DCQCN_RXE_SPORT_BASE +
 	       (hash_32(qpn, DCQCN_RXE_SPORT_BITS) & (BIT(DCQCN_RXE_SPORT_BITS) - 1));
