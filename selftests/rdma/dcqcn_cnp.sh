@@ -64,17 +64,13 @@ run() {
 		timeout 300 "${perftest[@]}" > "$log" 2>&1
 		rc=$?
 	else
-		for _ in $(seq 60); do
-			timeout 120 "${perftest[@]}" "$server" > "$log" 2>&1
-			rc=$?
-			grep -q "Couldn't connect" "$log" || break
-			sleep 2
-		done
+		perftest_connect "$log" 60 2 timeout 120 "${perftest[@]}" "$server"
+		rc=$?
 	fi
 	cat "$log"
 	[ "$rc" = 0 ] || fail "ib_write_bw (run $1) exited with $rc"
 	# #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]
-	say "bw$1 $(awk '/#bytes.*BW average/ { getline; print $4; exit }' "$log")"
+	say "bw$1 $(perftest_bw "$log")"
 	# " local address: LID 0000 QPN 0x0011 PSN ..."
 	say "qpn$1 $(($(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\).*/\1/p' "$log" | head -n 1)))"
 	rm -f "$log"
@@ -86,20 +82,11 @@ counters() {
 	tc -s -j qdisc show dev "$dev" > "$VM_OUT/$role-qdisc$1.json"
 	tc -s qdisc show dev "$dev"
 	python3 - "$VM_OUT/$role-qdisc$1.json" "$role" "$1" <<'PY'
-import json, sys
-def find(o):
-    """The object that holds the DCQCN counters, wherever tc put it."""
-    if isinstance(o, dict):
-        if "np_cnp_sent" in o:
-            return o
-        o = list(o.values())
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None:
-                return r
-    return None
-d = find(json.load(open(sys.argv[1])))
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["LOSSLESS_TOP"], "selftests/tools"))
+from tc_json import owner
+# the DCQCN counters: the object that holds np_cnp_sent, wherever tc put it
+d = owner(json.load(open(sys.argv[1])), "np_cnp_sent")
 for k in ("np_ecn_marked_roce_packets", "np_cnp_sent", "np_cnp_no_peer",
           "rp_cnp_handled", "rp_cnp_ignored", "ect_set", "paced", "qps"):
     print("dcqcn_cnp.sh: %s: %s%s %s" % (sys.argv[2], k, sys.argv[3], d[k]))

@@ -47,20 +47,10 @@ sw_stats() {
 		ip netns exec sw tc -s -j qdisc show dev "$p" > "$VM_OUT/sw-$1-$p.json"
 	done
 	python3 - "$VM_OUT" "$1" <<'PY'
-import json, sys
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["LOSSLESS_TOP"], "selftests/tools"))
+from tc_json import find
 out, tag = sys.argv[1], sys.argv[2]
-def find(o, key):
-    """The first value of KEY, wherever tc put it."""
-    if isinstance(o, dict):
-        if key in o:
-            return o[key]
-        o = list(o.values())
-    if isinstance(o, list):
-        for v in o:
-            r = find(v, key)
-            if r is not None:
-                return r
-    return None
 tot = {"xoff": 0, "drops": 0, "headroom_drops": 0}
 for p in ("to-s1", "to-s2", "sw-rx"):
     q = json.load(open("%s/sw-%s-%s.json" % (out, tag, p)))[0]
@@ -167,12 +157,8 @@ s1|s2)
 			tc qdisc change dev "$dev" root lossless "${DCQCN_RP[@]}" || fail "rp on"
 		fi
 		touch "$VM_OUT/ready-$role-$run"
-		for _ in $(seq 300); do
-			timeout 200 "${perftest[@]}" "$RX" > "$VM_OUT/$role-$run.log" 2>&1
-			grep -q "Couldn't connect" "$VM_OUT/$role-$run.log" || break
-			sleep 1
-		done
-		say "bw_$run $(awk '/#bytes.*BW average/ { getline; print $4; exit }' "$VM_OUT/$role-$run.log")"
+		perftest_connect "$VM_OUT/$role-$run.log" 300 1 timeout 200 "${perftest[@]}" "$RX"
+		say "bw_$run $(perftest_bw "$VM_OUT/$role-$run.log")"
 		tc -s qdisc show dev "$dev" | grep -A3 dcqcn
 	done
 	;;

@@ -50,15 +50,9 @@ if [ "$role" = server ]; then
 	timeout 300 "${perftest[@]}" > "$log" 2>&1
 	rc=$?
 else
-	# perftest exchanges its QP numbers over TCP first: until the
-	# server listens, it fails at once with "Couldn't connect".
-	for try in $(seq 60); do
-		timeout 120 "${perftest[@]}" "$server" > "$log" 2>&1
-		rc=$?
-		grep -q "Couldn't connect" "$log" || break
-		sleep 2
-	done
-	echo "ib_write_bw.sh: client: $try attempt(s) to reach the server"
+	perftest_connect "$log" 60 2 timeout 120 "${perftest[@]}" "$server"
+	rc=$?
+	echo "ib_write_bw.sh: client: $PERFTEST_TRIES attempt(s) to reach the server"
 fi
 cat "$log"
 echo "--- rdma statistic (rxe0 counters) ---"
@@ -67,7 +61,7 @@ rdma statistic show link rxe0/1
 
 # The result row follows perftest's header line:
 #  #bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]
-bw=$(awk '/#bytes.*BW average\[Gb\/sec\]/ { getline; print $4; exit }' "$log")
+bw=$(perftest_bw "$log")
 if [ -n "$bw" ]; then
 	if ! [[ $bw =~ ^[0-9.]+$ ]] || ! awk -v b="$bw" 'BEGIN { exit !(b > 0) }'; then
 		fail "measured bandwidth '$bw' Gb/s is not above 0"

@@ -31,3 +31,27 @@ gid_index() {
 	done
 	return 1
 }
+
+# perftest_connect LOG TRIES PAUSE CMD...: run the perftest client CMD,
+# its output in LOG, again every PAUSE seconds, at most TRIES times, while
+# it fails with "Couldn't connect": perftest exchanges its QP numbers over
+# TCP first, and fails at once until the server listens. Returns CMD's
+# status; PERFTEST_TRIES says how many runs it took.
+perftest_connect() {
+	local log=$1 tries=$2 pause=$3 rc=0
+	shift 3
+	# shellcheck disable=SC2034 # the callers read it
+	for PERFTEST_TRIES in $(seq "$tries"); do
+		"$@" > "$log" 2>&1
+		rc=$?
+		grep -q "Couldn't connect" "$log" || break
+		sleep "$pause"
+	done
+	return $rc
+}
+
+# perftest_bw LOG: the average bandwidth perftest reports, in its unit, from
+# the row after its "#bytes ... BW average[...]" header
+perftest_bw() {
+	awk '/#bytes.*BW average/ { getline; print $4; exit }' "$1"
+}

@@ -13,26 +13,14 @@ import json
 import subprocess
 import sys
 
-
-def find(o):
-    """The "classes" array, wherever tc put it."""
-    if isinstance(o, dict):
-        if "classes" in o:
-            return o["classes"]
-        o = list(o.values())
-    if isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None:
-                return r
-    return None
+from tc_json import find
 
 
 def classes(ns, dev):
     out = subprocess.run(["ip", "netns", "exec", ns, "tc", "-s", "-j", "qdisc", "show",
                           "dev", dev, "root"], capture_output=True, text=True, check=False)
     try:
-        return find(json.loads(out.stdout)) or []
+        return find(json.loads(out.stdout), "classes") or []
     except ValueError:
         return []
 

@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 
+from tc_json import find
+
 UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
 
 
@@ -26,20 +28,6 @@ def tc(ns, *args):
     out = subprocess.run(["ip", "netns", "exec", ns, "tc", *args],
                          capture_output=True, text=True, check=False)
     return out.stdout
-
-
-def find(o, key):
-    """The first value of KEY, wherever tc put it."""
-    if isinstance(o, dict):
-        if key in o:
-            return o[key]
-        o = list(o.values())
-    if isinstance(o, list):
-        for v in o:
-            r = find(v, key)
-            if r is not None:
-                return r
-    return None
 
 
 def basic(text):
