@@ -29,8 +29,13 @@
 
 #include "dcqcn.h"
 
-/* ns a QP may catch up by after its pacer fired late */
-#define DCQCN_PACE_SLACK	(2 * NSEC_PER_MSEC)
+/*
+ * Bytes a QP may catch up by after its pacer fired late: the depth of its
+ * rate limiter's bucket. A software timer fires late by up to
+ * milliseconds (more in a loaded VM); without this a QP would lose what
+ * its timer was late by and send below R_C.
+ */
+#define DCQCN_PACE_BURST	16384
 
 static DEFINE_PER_CPU(const struct sk_buff *, dcqcn_releasing);
 
@@ -44,21 +49,24 @@ bool dcqcn_pace_releasing(const struct sk_buff *skb)
 static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
 			    unsigned int len, u64 now)
 {
-	u64 rate = max_t(u64, qp->rp.rc, 1);
+	u64 rate = max_t(u64, qp->rp.rc, 1), slack;
 
 	dcqcn_rp_sent(&qp->rp, &dd->cfg.rp_params, len, now);
 	if (qp->rp.rc != rate)
 		dcqcn_trace_rate(dd, qp);
 	/*
 	 * A timer that fires late must not slow the QP down: what it is
-	 * late by, up to DCQCN_PACE_SLACK, is made up by the next packets.
-	 * A QP that was idle longer gets no credit for it.
+	 * late by, up to DCQCN_PACE_BURST bytes at R_C, is made up by the
+	 * next packets. A QP idle longer gets no more credit than that.
+	 * rate >= 1: both products fit in 64 bits.
 	 */
-	if (qp->rp.limited)
-		qp->next_tx = max(qp->next_tx, now - min(now, DCQCN_PACE_SLACK)) +
-			      div64_u64((u64)len * BITS_PER_BYTE * NSEC_PER_SEC, rate);
-	else
+	if (!qp->rp.limited) {
 		qp->next_tx = now;
+		return;
+	}
+	slack = div64_u64((u64)DCQCN_PACE_BURST * BITS_PER_BYTE * NSEC_PER_SEC, rate);
+	qp->next_tx = max(qp->next_tx, now - min(now, slack)) +
+		      div64_u64((u64)len * BITS_PER_BYTE * NSEC_PER_SEC, rate);
 }
 
 static enum hrtimer_restart dcqcn_pacer(struct hrtimer *t)

@@ -419,9 +419,14 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 		err = lossless_validate_hook(tb, &s, extack);
 	if (!err)
 		err = lossless_derive(sch, tb, &s, extack);
-	/* last: the congestion control applies its part or changes nothing */
+	/*
+	 * last: the congestion control applies its part or changes nothing.
+	 * Its line rate is what the port sends at: the shaper's rate when
+	 * it is slower than the speed pauses are timed by.
+	 */
 	if (!err)
-		err = lossless_cc_change(sch, tb[TCA_LOSSLESS_DCQCN], s.speed, &cc, &cc_ops,
+		err = lossless_cc_change(sch, tb[TCA_LOSSLESS_DCQCN],
+					 s.rate ? min(s.rate, s.speed) : s.speed, &cc, &cc_ops,
 					 extack);
 	if (err)
 		return err;

@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # dcqcn_fabric.sh: one VM of the DCQCN experiment (dcqcn_fabric.topo;
-# experiment_dcqcn_fabric.sh reads the results).
+# experiment_dcqcn_fabric.sh and dcqcn_fabric_report.py read the results).
 #
 #   dcqcn_fabric.sh rx|s1|s2      default: $VM_NAME
 #
 # Two runs of RDMA WRITEs (ib_write_bw, DSCP 24: priority 3) from s1 and
 # s2 at once to rx: "off" without DCQCN, "on" with it. rx's VM holds the
 # switch (netns sw: a bridge of to-s1, to-s2 and sw-rx, a veth to rx0 in
-# rx's namespace); the switch samples the bytes each sender put in every
-# half second and its PFC and drop counters. Everything is printed as
-# "dcqcn_fabric.sh: ROLE: KEY VALUE" lines.
+# rx's namespace). Every 100 ms (qdisc_sampler.py, on the guest's wall
+# clock) the switch records its queue to rx and the bytes in and out of
+# each port (sw-RUN.dat in $VM_OUT) and each sender its QP's DCQCN rate
+# (SENDER-RUN.dat); clock-ROLE-I let the host put them on one clock. The
+# switch's PFC and drop counters are printed as "dcqcn_fabric.sh: ROLE:
+# KEY VALUE" lines.
 set -u
 
 . "$(dirname "$0")/rxe_lib.sh"
@@ -19,17 +22,45 @@ set -u
 role=${1:-${VM_NAME:-}}
 RATE=8mbit		# every link, and the bottleneck
 RATE_BPS=8000000
-SECS=20			# each sender's run
+MTU=${FABRIC_MTU:-1500}	# rxe's packets: 1 KiB of payload
+# The shapers' bucket: a VM's timers fire milliseconds late, and a shaper
+# whose bucket is smaller than that loses link time (the default, two
+# packets, gave 87-90% of the rate): 16 KiB, 16 ms at the rate
+read -r -a BURST <<< "${FABRIC_BURST:-burst 16k}"
+# PFC's bit time: a pause is counted in quanta of 512 bit times of the
+# port's speed. At 40 Gbit/s the longest pause (65535 quanta) is 0.84 ms;
+# with times scaled by 1000 (below) it is 0.84 s, the pause of a port of
+# 40 Mbit/s: every qdisc of the fabric counts pause times at that speed
+SPEED=${FABRIC_SPEED:-40mbit}
+SECS=${FABRIC_SECS:-20}	# each sender's run
 RX=192.0.2.10
-# the switch's congestion point (sw-rx, class 1:4)
-ECN=(ecn kmin 4k kmax 16k pmax 50)
-# DCQCN at 20 Mbit/s: mlx5's knobs scaled from their 25-100 Gbit/s
-# defaults by the rate, with the timers at the VM's millisecond scale
-DCQCN_RP=(dcqcn rp 3 rpg-ai-rate 400kbit rpg-hai-rate 400kbit rpg-min-rate 200kbit
-	  rpg-time-reset 10ms rpg-byte-reset 16k rpg-threshold 5
-	  dce-tcp-rtt 5ms dce-tcp-g 1019 rate-reduce-monitor-period 5ms)
-DCQCN_NP=(dcqcn np none min-time-between-cnps 2ms)
+# The knobs: the paper's (Zhu et al. 2015, at 40 Gbit/s; a CNP loop of
+# tens of microseconds) scaled to this testbed (8 Mbit/s; a CNP loop of
+# tens of milliseconds between VMs): rates divided by 5000 (the link
+# speeds), times multiplied by 1000 (the loops), so knobs in bytes (a rate
+# times a time) divided by 5. Documentation/dcqcn_cc.rst, section 6, has
+# the table. FABRIC_* override them, to explore; the targets are checked
+# for these values.
+# The switch's congestion point (sw-rx, class 1:4): Kmin 5 KB -> 1 KB,
+# Pmax 1%; Kmax 200 KB -> 40 KB, halved to 20 KB to keep each sender's
+# share plus what it sends at line rate during the first CNP loop below
+# XOFF (with 40 KB: 2 XOFF frames at the start)
+read -r -d "" -a ECN <<< "${FABRIC_ECN:-ecn kmin 1k kmax 20k pmax 1}"
+# the switch's ingress thresholds for priority 3 (to-s1, to-s2):
+# sch_lossless's defaults. rxe keeps at most 128 packets of a QP unacked,
+# about 135 KB: without DCQCN each sender fills more than XOFF
+read -r -d "" -a INGRESS <<< "${FABRIC_INGRESS:-xoff 64k xon 32k}"
+# RP: T = K = 55 us -> 55 ms, F = 5, R_AI = 40 Mbit/s -> 8 kbit/s,
+# g = 1/256 (dce-tcp-g 1020), B = 10 MB -> 2 MB; R_HAI = 10 R_AI, the
+# monitor period (4 us -> 4 ms) and the minimum rate (1 Mbit/s -> 200
+# bit/s) are mlx5's
+read -r -d "" -a DCQCN_RP <<< "${FABRIC_RP:-dcqcn rp 3 rpg-time-reset 55ms dce-tcp-rtt 55ms
+	rpg-threshold 5 rpg-ai-rate 8kbit rpg-hai-rate 80kbit dce-tcp-g 1020
+	rpg-byte-reset 2mb rate-reduce-monitor-period 4ms rpg-min-rate 200bit}"
+# NP: at most one CNP per QP every 50 us -> 50 ms
+read -r -d "" -a DCQCN_NP <<< "${FABRIC_NP:-dcqcn np none min-time-between-cnps 50ms}"
 perftest=(ib_write_bw -d rxe0 -s 65536 -D "$SECS" -u 18 --tclass=96)
+SAMPLER=$LOSSLESS_TOP/selftests/tools/qdisc_sampler.py
 
 fail() {
 	echo "dcqcn_fabric.sh: $role: FAIL: $*"
@@ -78,15 +109,15 @@ ets() {
 	done
 }
 
-# sample TAG: every 0.5 s, bytes in from each sender (the switch's view)
-sample() {
-	local t
-	: > "$VM_OUT/samples-$1"
-	for _ in $(seq $((SECS * 2 + 20))); do
-		t=$(date +%s.%N)
-		echo "$t $(ip netns exec sw cat /sys/class/net/to-s1/statistics/rx_bytes)" \
-			"$(ip netns exec sw cat /sys/class/net/to-s2/statistics/rx_bytes)" >> "$VM_OUT/samples-$1"
-		sleep 0.5
+# clock: this guest's wall clock against the host's, which stamps the
+# files of the shared directory: five files, each holding the guest's time
+# just before the host stamped it (dcqcn_fabric_report.py takes the
+# smallest difference)
+clock() {
+	local i
+	for i in 1 2 3 4 5; do
+		date +%s.%N > "$VM_OUT/clock-$role-$i"
+		sleep 0.05
 	done
 }
 
@@ -98,28 +129,33 @@ rx)
 	ip link add sw-rx netns sw type veth peer name rx0
 	ip -n sw link add br0 type bridge
 	for p in to-s1 to-s2 sw-rx; do
-		ip -n sw link set "$p" master br0 up
+		ip -n sw link set "$p" mtu "$MTU" master br0 up
 	done
 	ip -n sw link set br0 up
-	ip link set rx0 up
+	ip link set rx0 mtu "$MTU" up
 	ip addr add "$RX/24" dev rx0
 	# the senders are VMs behind qemu sockets: they act on a pause late,
 	# so the switch's ports to them get the headroom of a 100 ms response
 	for p in to-s1 to-s2; do
 		ip netns exec sw tc qdisc add dev "$p" root handle 1: lossless trust dscp pfc 3 \
-			rate "$RATE" response 100ms || fail "tc on $p"
+			rate "$RATE" "${BURST[@]}" speed "$SPEED" response 100ms || fail "tc on $p"
 	done
 	say "bottleneck_bps $RATE_BPS"
 	ip netns exec sw tc qdisc add dev sw-rx root handle 1: lossless trust dscp pfc 3 \
-		rate "$RATE" || fail "tc on sw-rx"
+		rate "$RATE" "${BURST[@]}" speed "$SPEED" || fail "tc on sw-rx"
 	ip netns exec sw tc class change dev sw-rx classid 1:4 lossless "${ECN[@]}" || fail "ecn"
+	for p in to-s1 to-s2; do
+		ip netns exec sw tc class change dev "$p" classid 1:4 lossless "${INGRESS[@]}" ||
+			fail "ingress thresholds on $p"
+	done
 	ets sw sw-rx
-	tc qdisc add dev rx0 root handle 1: lossless trust dscp pfc 3 "${DCQCN_NP[@]}" ||
+	tc qdisc add dev rx0 root handle 1: lossless trust dscp pfc 3 speed "$SPEED" "${DCQCN_NP[@]}" ||
 		fail "tc on rx0"
 	rxe_up rx0 || fail "no rxe0 on rx0"
+	clock
 	gid=$(gid_index "$RX") || fail "no GID for $RX"
 	perftest+=(-x "$gid")
-	for run in off on; do
+	for run in ${FABRIC_RUNS:-off on}; do
 		[ "$run" = on ] && { tc qdisc change dev rx0 root lossless dcqcn np 3 || fail "np on"; }
 		# both senders at once: listen only when both wait to connect
 		# (they say so in the output directory all the VMs share)
@@ -128,7 +164,9 @@ rx)
 			sleep 0.5
 		done
 		sw_stats "${run}0"
-		sample "$run" &
+		# the queue of sw-rx and the bytes in and out of every switch port
+		ip netns exec sw python3 "$SAMPLER" --wall --bytes 0.1 3 sw-rx to-s1 to-s2 \
+			> "$VM_OUT/sw-$run.dat" &
 		spid=$!
 		timeout 300 "${perftest[@]}" -p 18515 > "$VM_OUT/rx-$run-1.log" 2>&1 &
 		p1=$!
@@ -137,7 +175,7 @@ rx)
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
 		sw_stats "${run}1"
-		say "samples_$run $VM_OUT/samples-$run"
+		say "samples_$run $VM_OUT/sw-$run.dat"
 		say "seq_err_$run $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_seq_err)"
 		tc -s qdisc show dev rx0 | grep dcqcn
 	done
@@ -146,18 +184,26 @@ s1|s2)
 	addr=192.0.2.${role#s}
 	port=$((18514 + ${role#s}))
 	dev=to-rx
+	ip link set "$dev" mtu "$MTU"
 	ip addr add "$addr/24" dev "$dev"
-	tc qdisc add dev "$dev" root handle 1: lossless trust dscp pfc 3 rate "$RATE" || fail "tc"
+	tc qdisc add dev "$dev" root handle 1: lossless trust dscp pfc 3 rate "$RATE" "${BURST[@]}" \
+		speed "$SPEED" || fail "tc"
 	ets "" "$dev"
 	rxe_up "$dev" || fail "no rxe0 on $dev"
+	clock
 	gid=$(gid_index "$addr") || fail "no GID for $addr"
 	perftest+=(-x "$gid" -p "$port")
-	for run in off on; do
+	for run in ${FABRIC_RUNS:-off on}; do
 		if [ "$run" = on ]; then
 			tc qdisc change dev "$dev" root lossless "${DCQCN_RP[@]}" || fail "rp on"
 		fi
+		# this QP's rate and target every 100 ms
+		python3 "$SAMPLER" --wall --dcqcn 0.1 3 "$dev" > "$VM_OUT/$role-$run.dat" &
+		spid=$!
 		touch "$VM_OUT/ready-$role-$run"
-		perftest_connect "$VM_OUT/$role-$run.log" 300 1 timeout 200 "${perftest[@]}" "$RX"
+		perftest_connect "$VM_OUT/$role-$run.log" 1500 0.2 timeout 200 "${perftest[@]}" "$RX"
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
 		say "bw_$run $(perftest_bw "$VM_OUT/$role-$run.log")"
 		tc -s qdisc show dev "$dev" | grep -A3 dcqcn
 	done

@@ -2,18 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 """qdisc_sampler.py: sample lossless qdiscs over netlink, many times a second.
 
-    qdisc_sampler.py INTERVAL TC DEV [DEV...]
+    qdisc_sampler.py [--wall] [--bytes] [--dcqcn] INTERVAL TC DEV [DEV...]
 
 In the current network namespace, every INTERVAL seconds until killed, dumps
 the root qdiscs (RTM_GETQDISC, one netlink request: no tc process per
 sample) and prints one line:
 
-    T  BACKLOG_1 INGRESS_1 PAUSING_1  BACKLOG_2 ...
+    T  BACKLOG_1 INGRESS_1 PAUSING_1 [...]  BACKLOG_2 ...
 
-T in seconds from the start; per DEV: the root qdisc's backlog in bytes,
-and for traffic class TC the bytes charged to DEV as an ingress port
-(ingress_bytes) and 1 when DEV is pausing its peer for that class
-(pausing), else 0. A DEV without a lossless root qdisc prints -1s.
+T in seconds from the start (--wall: the wall clock, seconds since the
+epoch); per DEV: the root qdisc's backlog in bytes, and for traffic class
+TC the bytes charged to DEV as an ingress port (ingress_bytes) and 1 when
+DEV is pausing its peer for that class (pausing), else 0. A DEV without a
+lossless root qdisc prints -1s. Options add columns per DEV, in this order:
+
+    --bytes   RX_BYTES TX_BYTES: the device's counters
+    --dcqcn   RATE TARGET ALPHA: the DCQCN state of the QP that handled the
+              most CNPs on DEV (bit/s, bit/s, 1/1024ths), -1s without one
 """
 import socket
 import struct
@@ -26,7 +31,10 @@ NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
 TCA_KIND, TCA_STATS2 = 1, 7
 TCA_STATS_QUEUE, TCA_STATS_APP = 3, 4
 # include/uapi/linux/sch_lossless.h, enum of TCA_LOSSLESS_STATS_*
-ST_CLASS, ST_TC, ST_INGRESS, ST_PAUSING = 1, 2, 18, 20
+ST_CLASS, ST_TC, ST_INGRESS, ST_PAUSING, ST_DCQCN = 1, 2, 18, 20, 27
+# TCA_LOSSLESS_DCQCN_STATS_QP and the TCA_LOSSLESS_DCQCN_QP_* we read
+DC_QP = 9
+QP_RATE, QP_TARGET, QP_ALPHA, QP_CNP_HANDLED = 6, 7, 8, 11
 TC_H_ROOT = 0xFFFFFFFF
 
 
@@ -54,7 +62,37 @@ def lossless_stats(app, want_tc):
     return -1, -1
 
 
-def sample(sock, seq, ifindexes, want_tc):
+def dcqcn_qp(app):
+    """(rate, target, alpha) of the QP with the most CNPs handled."""
+    best = None
+    for t, nest in attrs(app):
+        if t != ST_DCQCN:
+            continue
+        for t2, qp in attrs(nest):
+            if t2 != DC_QP:
+                continue
+            a = dict(attrs(qp))
+            if QP_RATE not in a:
+                continue
+            key = struct.unpack("=Q", a[QP_CNP_HANDLED])[0] if QP_CNP_HANDLED in a else 0
+            row = (struct.unpack("=Q", a[QP_RATE])[0],
+                   struct.unpack("=Q", a[QP_TARGET])[0] if QP_TARGET in a else -1,
+                   struct.unpack("=I", a[QP_ALPHA])[0] if QP_ALPHA in a else -1)
+            if best is None or key > best[0]:
+                best = (key, row)
+    return best[1] if best else (-1, -1, -1)
+
+
+def dev_bytes(dev):
+    """(rx_bytes, tx_bytes) of dev."""
+    res = []
+    for d in ("rx_bytes", "tx_bytes"):
+        with open("/sys/class/net/%s/statistics/%s" % (dev, d)) as f:
+            res.append(int(f.read()))
+    return tuple(res)
+
+
+def sample(sock, seq, ifindexes, want_tc, want_dcqcn):
     req = struct.pack("=BxxxiIII", 0, 0, 0, 0, 0)
     sock.send(struct.pack("=IHHII", 16 + len(req), RTM_GETQDISC,
                           NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + req)
@@ -73,25 +111,36 @@ def sample(sock, seq, ifindexes, want_tc):
                     if a.get(TCA_KIND, b"").rstrip(b"\0") == b"lossless" and TCA_STATS2 in a:
                         st = dict(attrs(a[TCA_STATS2]))
                         backlog = struct.unpack_from("=II", st[TCA_STATS_QUEUE])[1]
-                        res[ifindex] = (backlog,) + lossless_stats(st.get(TCA_STATS_APP, b""),
-                                                                    want_tc)
+                        app = st.get(TCA_STATS_APP, b"")
+                        res[ifindex] = (backlog,) + lossless_stats(app, want_tc)
+                        if want_dcqcn:
+                            res[ifindex] += dcqcn_qp(app)
             off += (mlen + 3) & ~3
 
 
 def main():
-    interval, want_tc, devs = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    args = sys.argv[1:]
+    opts = set()
+    while args and args[0] in ("--wall", "--bytes", "--dcqcn"):
+        opts.add(args.pop(0))
+    interval, want_tc, devs = float(args[0]), int(args[1]), args[2:]
     ifindexes = [socket.if_nametoindex(d) for d in devs]
+    want_dcqcn = "--dcqcn" in opts
     sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
-    t0 = time.monotonic()
+    clock = time.time if "--wall" in opts else time.monotonic
+    t0 = 0 if "--wall" in opts else clock()
     seq = 0
     while True:
         seq += 1
-        res = sample(sock, seq, set(ifindexes), want_tc)
+        now = clock()
+        res = sample(sock, seq, set(ifindexes), want_tc, want_dcqcn)
         cols = []
-        for i in ifindexes:
-            cols.extend(res.get(i, (-1, -1, -1)))
-        print("%.3f %s" % (time.monotonic() - t0, " ".join(str(c) for c in cols)), flush=True)
-        time.sleep(interval)
+        for d, i in zip(devs, ifindexes):
+            cols.extend(res.get(i, (-1,) * (6 if want_dcqcn else 3)))
+            if "--bytes" in opts:
+                cols.extend(dev_bytes(d))
+        print("%.3f %s" % (now - t0, " ".join(str(c) for c in cols)), flush=True)
+        time.sleep(max(0.0, interval - (clock() - now)))
 
 
 if __name__ == "__main__":
