@@ -3,14 +3,19 @@
  * dcqcn_cc: pacing, each QP held to its current rate R_C.
  *
  * Like the per-QP rate limiters of an RDMA NIC, in front of the port's
- * traffic class queues: a packet of a limited QP that comes to the
- * lossless qdisc before its time (the previous packet's time plus its
- * length at R_C) is taken by dcqcn_enqueue() instead of being queued,
- * and waits in the QP's own queue; the QP's hrtimer gives it back to the
+ * traffic class queues: a packet of a QP that comes to the lossless
+ * qdisc before its time (the previous packet's time plus its length at
+ * R_C, which is the line rate until the QP's first CNP) is taken by
+ * dcqcn_enqueue() instead of being queued, and waits in the QP's own
+ * queue; the QP's hrtimer gives it back to the
  * device (dev_queue_xmit()) when its time comes, and the qdisc queues it
  * then. A packet waiting here still belongs to rxe (its destructor has
  * not run), so a QP that has 64 packets out stops posting: holding a
  * QP's packets stalls that QP alone, and the other QPs and traffic go on.
+ * A QP without a limiter is held to the line rate too, as a NIC sends a
+ * QP's packets no faster than its port: rxe would otherwise hand the
+ * port a whole window at once, and a cut would wait for that backlog to
+ * drain before it showed on the wire.
  * Packets of a QP go out in order: once one waits, those after it wait
  * behind it, limited or not.
  *
@@ -49,21 +54,19 @@ bool dcqcn_pace_releasing(const struct sk_buff *skb)
 static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
 			    unsigned int len, u64 now)
 {
-	u64 rate = max_t(u64, qp->rp.rc, 1), slack;
+	u64 old = qp->rp.rc, rate, slack;
 
 	dcqcn_rp_sent(&qp->rp, &dd->cfg.rp_params, len, now);
-	if (qp->rp.rc != rate)
+	if (qp->rp.rc != old)
 		dcqcn_trace_rate(dd, qp);
+	rate = max_t(u64, qp->rp.rc, 1);
 	/*
 	 * A timer that fires late must not slow the QP down: what it is
 	 * late by, up to DCQCN_PACE_BURST bytes at R_C, is made up by the
 	 * next packets. A QP idle longer gets no more credit than that.
-	 * rate >= 1: both products fit in 64 bits.
+	 * rate >= 1: both products fit in 64 bits. R_C is the line rate
+	 * when the QP has no limiter.
 	 */
-	if (!qp->rp.limited) {
-		qp->next_tx = now;
-		return;
-	}
 	slack = div64_u64((u64)DCQCN_PACE_BURST * BITS_PER_BYTE * NSEC_PER_SEC, rate);
 	qp->next_tx = max(qp->next_tx, now - min(now, slack)) +
 		      div64_u64((u64)len * BITS_PER_BYTE * NSEC_PER_SEC, rate);
@@ -111,7 +114,7 @@ void dcqcn_pace_init(struct dcqcn_qp *qp)
  */
 bool dcqcn_pace(struct dcqcn_dev *dd, struct dcqcn_qp *qp, struct sk_buff *skb, u64 now)
 {
-	bool wait = !skb_queue_empty(&qp->held) || (qp->rp.limited && now < qp->next_tx);
+	bool wait = !skb_queue_empty(&qp->held) || now < qp->next_tx;
 
 	if (!wait || skb_queue_len(&qp->held) >= DCQCN_MAX_HELD) {
 		/* too many waiting: better late order than a lost packet */

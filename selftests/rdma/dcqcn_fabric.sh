@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # dcqcn_fabric.sh: one VM of the DCQCN experiment (dcqcn_fabric.topo;
-# experiment_dcqcn_fabric.sh and dcqcn_fabric_report.py read the results).
+# run_dcqcn_fabric.sh and dcqcn_fabric_report.py read the results).
 #
 #   dcqcn_fabric.sh rx|s1|s2      default: $VM_NAME
 #
@@ -27,39 +27,42 @@ MTU=${FABRIC_MTU:-1500}	# rxe's packets: 1 KiB of payload
 # whose bucket is smaller than that loses link time (the default, two
 # packets, gave 87-90% of the rate): 16 KiB, 16 ms at the rate
 read -r -a BURST <<< "${FABRIC_BURST:-burst 16k}"
-# PFC's bit time: a pause is counted in quanta of 512 bit times of the
-# port's speed. At 40 Gbit/s the longest pause (65535 quanta) is 0.84 ms;
-# with times scaled by 1000 (below) it is 0.84 s, the pause of a port of
-# 40 Mbit/s: every qdisc of the fabric counts pause times at that speed
-SPEED=${FABRIC_SPEED:-40mbit}
-SECS=${FABRIC_SECS:-20}	# each sender's run
-RX=192.0.2.10
 # The knobs: the paper's (Zhu et al. 2015, at 40 Gbit/s; a CNP loop of
 # tens of microseconds) scaled to this testbed (8 Mbit/s; a CNP loop of
-# tens of milliseconds between VMs): rates divided by 5000 (the link
-# speeds), times multiplied by 1000 (the loops), so knobs in bytes (a rate
-# times a time) divided by 5. Documentation/dcqcn_cc.rst, section 6, has
+# about ten milliseconds between VMs): rates divided by 5000 (the link
+# speeds), times multiplied by 500 (the loops), so knobs in bytes (a rate
+# times a time) divided by 10. Documentation/dcqcn_cc.rst, section 6, has
 # the table. FABRIC_* override them, to explore; the targets are checked
 # for these values.
-# The switch's congestion point (sw-rx, class 1:4): Kmin 5 KB -> 1 KB,
-# Pmax 1%; Kmax 200 KB -> 40 KB, halved to 20 KB to keep each sender's
-# share plus what it sends at line rate during the first CNP loop below
-# XOFF (with 40 KB: 2 XOFF frames at the start)
-read -r -d "" -a ECN <<< "${FABRIC_ECN:-ecn kmin 1k kmax 20k pmax 1}"
+#
+# PFC's bit time: a pause is counted in quanta of 512 bit times of the
+# port's speed. At 40 Gbit/s the longest pause (65535 quanta) is 0.84 ms;
+# times 500 it is 0.42 s, the pause of an 80 Mbit/s port: every qdisc of
+# the fabric times pauses at that speed
+SPEED=${FABRIC_SPEED:-80mbit}
+SECS=${FABRIC_SECS:-20}	# each sender's run
+RX=192.0.2.10
+# the switch's congestion point (sw-rx, class 1:4): Kmin 5 KB -> 512 B,
+# Kmax 200 KB -> 20 KB, Pmax 1%
+read -r -d "" -a ECN <<< "${FABRIC_ECN:-ecn kmin 512 kmax 20k pmax 1}"
 # the switch's ingress thresholds for priority 3 (to-s1, to-s2):
 # sch_lossless's defaults. rxe keeps at most 128 packets of a QP unacked,
 # about 135 KB: without DCQCN each sender fills more than XOFF
 read -r -d "" -a INGRESS <<< "${FABRIC_INGRESS:-xoff 64k xon 32k}"
-# RP: T = K = 55 us -> 55 ms, F = 5, R_AI = 40 Mbit/s -> 8 kbit/s,
-# g = 1/256 (dce-tcp-g 1020), B = 10 MB -> 2 MB; R_HAI = 10 R_AI, the
-# monitor period (4 us -> 4 ms) and the minimum rate (1 Mbit/s -> 200
+# RP: T = K = 55 us -> 27.5 ms, F = 5, R_AI = 40 Mbit/s -> 8 kbit/s,
+# g = 1/256 (dce-tcp-g 1020), B = 10 MB -> 1 MB; R_HAI = 10 R_AI, the
+# monitor period (4 us -> 2 ms) and the minimum rate (1 Mbit/s -> 200
 # bit/s) are mlx5's
-read -r -d "" -a DCQCN_RP <<< "${FABRIC_RP:-dcqcn rp 3 rpg-time-reset 55ms dce-tcp-rtt 55ms
+read -r -d "" -a DCQCN_RP <<< "${FABRIC_RP:-dcqcn rp 3 rpg-time-reset 27500us dce-tcp-rtt 27500us
 	rpg-threshold 5 rpg-ai-rate 8kbit rpg-hai-rate 80kbit dce-tcp-g 1020
-	rpg-byte-reset 2mb rate-reduce-monitor-period 4ms rpg-min-rate 200bit}"
-# NP: at most one CNP per QP every 50 us -> 50 ms
-read -r -d "" -a DCQCN_NP <<< "${FABRIC_NP:-dcqcn np none min-time-between-cnps 50ms}"
-perftest=(ib_write_bw -d rxe0 -s 65536 -D "$SECS" -u 18 --tclass=96)
+	rpg-byte-reset 1mb rate-reduce-monitor-period 2ms rpg-min-rate 200bit}"
+# NP: at most one CNP per QP every 50 us -> 25 ms
+read -r -d "" -a DCQCN_NP <<< "${FABRIC_NP:-dcqcn np none min-time-between-cnps 25ms}"
+# 4 KiB messages: rxe asks for an ACK at the end of each message, and the
+# receiver's NP learns a sender's QP from the first packet back (a NIC
+# knows it from the QP's context): with 64 KiB messages a sender that
+# started late got no CNP for its first 64 packets
+perftest=(ib_write_bw -d rxe0 -s 4096 -D "$SECS" -u 18 --tclass=96)
 SAMPLER=$LOSSLESS_TOP/selftests/tools/qdisc_sampler.py
 
 fail() {

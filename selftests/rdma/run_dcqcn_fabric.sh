@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# experiment_dcqcn_fabric.sh: the DCQCN experiment (dcqcn_fabric.topo): two
+# run_dcqcn_fabric.sh: the DCQCN experiment (dcqcn_fabric.topo): two
 # senders into one receiver through a switch whose port to the receiver
 # is the bottleneck, PFC on, once without DCQCN and once with it. Prints,
 # for each run, the switch's XOFF frames, drops, each sender's rate over
@@ -10,17 +10,16 @@
 # XOFF frames at most 5% of the run without, nothing lost, fairness at
 # least 0.95 and utilization at least 90%.
 #
-# make demo runs it, with DCQCN_RESULTS=results/demo. Not in make check
-# yet (its name is not run_*.sh): the fairness target is not met in every
-# run (a sender that starts half a second early is cut deeper, and the
-# paper's additive increase has not evened them out after 20 s), see
-# Documentation/dcqcn_cc.rst, section 6.
+# make check runs it (scripts/check runs every selftests/rdma/run_*.sh);
+# make demo runs it with DCQCN_RESULTS=results/demo.
 #
 # With DCQCN_RESULTS=DIR, the results (dcqcn_fabric.txt), the samples
 # and their plot (dcqcn_fabric.png: each sender's rate and the switch's
 # queue over time, DCQCN off and on) are also written to DIR.
 #
-#   selftests/rdma/experiment_dcqcn_fabric.sh [scripts/vm-multi options]
+#   selftests/rdma/run_dcqcn_fabric.sh [scripts/vm-multi options]
+#
+# selftest-group: timing (scripts/check runs it alone)
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
