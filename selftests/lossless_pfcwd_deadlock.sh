@@ -54,6 +54,12 @@ SECS=3
 COUNT=2000
 DETECT=200
 RESTORE=400
+# A detection is due within detect + one poll (detect / 4) of the commit;
+# the bound adds SLACK for the VM's timers, which fire late while the
+# other routers' tc commands and the hosts' senders run (qemu TCG):
+# 310 ms was seen once where 220-225 ms is usual
+SLACK=100
+BOUND=$((DETECT + DETECT / 4 + SLACK))
 
 long_wire || { echo "# cannot lengthen the receive backlog"; exit 1; }
 ring $N || { echo "# cannot build the ring"; exit 1; }
@@ -283,8 +289,8 @@ echo "# forward: detection ${lat// / ms, } ms after the watchdog's commit (detec
 	"socket drops $sdrop, backlog $backlog B;" \
 	"all queues empty $took s after the first commit"
 for l in $lat; do
-	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
-	check_err $? "detection took $l ms, more than detect + one poll ($((DETECT + DETECT / 4)) ms)"
+	[ "$l" -ge 0 ] && [ "$l" -le "$BOUND" ]
+	check_err $? "detection took $l ms, more than detect + one poll + $SLACK ms ($BOUND ms)"
 done
 [ "$det" -ge 1 ] && [ "$backlog" -eq 0 ]
 check_err $? "no ring port detected ($det) or the backlog ($backlog B) stayed"
@@ -306,7 +312,7 @@ echo "# drop: detection ${lat// / ms, } ms after the commit; sent $sent, receive
 	"backlog $backlog B; all queues empty" \
 	"$took s after the first commit"
 for l in $lat; do
-	[ "$l" -ge 0 ] && [ "$l" -le $((DETECT + DETECT / 4)) ]
+	[ "$l" -ge 0 ] && [ "$l" -le "$BOUND" ]
 	check_err $? "detection took $l ms, more than detect + one poll"
 done
 [ "$det" -ge 1 ] && [ "$wdrop" -gt 0 ] && [ "$backlog" -eq 0 ]
