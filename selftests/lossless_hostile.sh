@@ -34,8 +34,8 @@ ip netns exec "$h1" tc qdisc add dev v1 root handle 1: lossless trust dscp pfc 3
 check_err $? "tc qdisc add failed"
 log_test "a lossless port with PFC on priority 3${dcqcn:+ and DCQCN}"
 
-mac1=$(ip -n "$h1" -j link show v1 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
-mac2=$(ip -n "$h2" -j link show v2 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
+mac1=$(link_mac "$h1" v1)
+mac2=$(link_mac "$h2" v2)
 
 # frames NAME...: the frames of a flood, in hex, one a line
 frames() {
