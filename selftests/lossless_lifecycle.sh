@@ -3,11 +3,11 @@
 # selftest-timeout: 1800
 #
 # Lifecycle torture: CYCLES times (default 200 in make check, about 3
-# minutes in its VM; the 1000 with LIFECYCLE_CYCLES=1000), while pings of three
-# classes flow, add a lossless qdisc (PFC, watchdog, shaper, DCQCN when
+# minutes in its VM; the 1000 with LIFECYCLE_CYCLES=1000), while
+# pings of three classes flow, add a lossless qdisc (PFC, watchdog, shaper, DCQCN when
 # dcqcn_cc is loaded), change it and a class, pause priority 3 with a real
-# XOFF frame, replace it and delete it; every 100th cycle delete the veth
-# instead while paused, every 250th the whole namespace. Then: no lossless
+# XOFF frame, replace it and delete it; every 100th cycle delete the whole
+# namespace instead while paused, every other 50th the veth. Then: no lossless
 # or dcqcn timer left in /proc/timer_list, unreclaimable slab memory about
 # where it was after the first 100 cycles, and the modules unload and
 # load again. No report in dmesg (the harness checks).
@@ -64,13 +64,13 @@ EOF
 	ip netns exec "$h1" tc -batch "$out/batch" || return 1
 	# a real XOFF for priority 3 into v1, from h2 (the source MAC does not matter)
 	ip netns exec "$h2" "$TOOLS/rawflood" v2 --seconds 0.01 "$XOFF" > /dev/null || return 1
-	if [ $((i % 250)) -eq 0 ]; then
+	if [ $((i % 100)) -eq 0 ]; then
 		# the namespace goes, paused qdisc and all
 		down
 		up
 		return 0
 	fi
-	if [ $((i % 100)) -eq 0 ]; then
+	if [ $((i % 50)) -eq 0 ]; then
 		# the device goes while paused
 		ip -n "$h1" link del v1 || return 1
 		veth_connect "$h1" v1 "$h2" v2 || return 1
