@@ -40,7 +40,7 @@ read -r -a BURST <<< "${FABRIC_BURST:-burst 16k}"
 # times 500 it is 0.42 s, the pause of an 80 Mbit/s port: every qdisc of
 # the fabric times pauses at that speed
 SPEED=${FABRIC_SPEED:-80mbit}
-SECS=${FABRIC_SECS:-20}	# each sender's run
+SECS=${FABRIC_SECS:-40}	# each sender's run
 RX=192.0.2.10
 # the switch's congestion point (sw-rx, class 1:4): Kmin 5 KB -> 512 B,
 # Kmax 200 KB -> 20 KB, Pmax 1%
