@@ -102,9 +102,9 @@ PY
 		>> "$out/stats"
 }
 
-# stat KEY: a value of the last stats
+# stat KEY [FILE]: a value of the last stats, or of those saved in FILE
 stat() {
-	awk -v k="$1" '$1 == k { print $2 }' "$out/stats"
+	awk -v k="$1" '$1 == k { print $2 }' "${2:-$out/stats}"
 }
 
 flow_sent() {
@@ -149,8 +149,8 @@ flood() {
 	stats
 	for a in pfc_rx_bad:BAD pfc_rx:PFCRX rp_cnp_ignored:IGN np_cnp_no_peer:NOPEER \
 		 rx_dropped:DROPS; do
-		printf -v "${a#*:}" '%d' $(( $(stat "${a%:*}") - \
-			$(awk -v k="${a%:*}" '$1 == k { print $2 }' "$out/stats0") ))
+		printf -v "${a#*:}" '%d' \
+			$(( $(stat "${a%:*}") - $(stat "${a%:*}" "$out/stats0") ))
 	done
 }
 
