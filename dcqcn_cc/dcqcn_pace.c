@@ -67,9 +67,11 @@ static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
 	 * rate >= 1: both products fit in 64 bits. R_C is the line rate
 	 * when the QP has no limiter.
 	 */
-	slack = div64_u64((u64)DCQCN_PACE_BURST * BITS_PER_BYTE * NSEC_PER_SEC, rate);
-	qp->next_tx = max(qp->next_tx, now - min(now, slack)) +
-		      div64_u64((u64)len * BITS_PER_BYTE * NSEC_PER_SEC, rate);
+	if (qp->next_tx < now) {
+		slack = div64_u64((u64)DCQCN_PACE_BURST * BITS_PER_BYTE * NSEC_PER_SEC, rate);
+		qp->next_tx = max(qp->next_tx, now - min(now, slack));
+	}
+	qp->next_tx += div64_u64((u64)len * BITS_PER_BYTE * NSEC_PER_SEC, rate);
 }
 
 static enum hrtimer_restart dcqcn_pacer(struct hrtimer *t)
