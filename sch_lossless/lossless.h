@@ -56,6 +56,9 @@ struct lossless_class {
 	u64 limit_drops;
 	u64 buffer_drops;
 	u64 hook_remapped;		/* hook-flow packets moved into the class */
+	u64 in;				/* packets in: sent, dropped or queued */
+	u64 ingress_drops;		/* dropped: their in-port's headroom full */
+	u64 flushed;			/* thrown away by lossless_reset() */
 	u32 peak_backlog;		/* bytes */
 };
 
@@ -159,6 +162,8 @@ struct lossless_sched_data {
 	/* seldom used */
 	struct qdisc_watchdog watchdog;	/* the shaper's and pauses' timer */
 	u64 throttled;			/* times the shaper held the port */
+	u64 in;				/* packets in, PFC frames too */
+	u64 flushed;			/* packets thrown away by lossless_reset() */
 	struct nf_hook_ops pfc_hook;	/* PFC frames in */
 	struct net *pfc_net;		/* where pfc_hook is registered */
 	struct lossless_port *port;	/* this device as an ingress port */

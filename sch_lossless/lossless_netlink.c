@@ -543,6 +543,11 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_WD_DROPPED, q->wd.dropped[tc],
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_HOOK_REMAPPED, c->hook_remapped,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_IN, c->in, TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_INGRESS_DROPS, c->ingress_drops,
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_FLUSHED, c->flushed,
 			      TCA_LOSSLESS_STATS_PAD))
 		return -EMSGSIZE;
 	return 0;
@@ -566,6 +571,9 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_MTU, q->mtu) ||
 	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_WD_POLL_US, lossless_pfcwd_poll_us(q)) ||
+	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_IN, q->in, TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_FLUSHED, q->flushed,
+			      TCA_LOSSLESS_STATS_PAD) ||
 	    lossless_cc_dump_stats(q, d->skb))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {

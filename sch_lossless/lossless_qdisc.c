@@ -121,6 +121,7 @@ static int lossless_enqueue_ctl(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 
+	q->in++;
 	if (unlikely(q->ctl.qlen >= LOSSLESS_CTL_LIMIT))
 		return qdisc_drop(skb, sch, to_free);
 	__qdisc_enqueue_tail(skb, &q->ctl);
@@ -150,7 +151,9 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	/* the endpoint's congestion control may hold it back (pacing) */
 	if (q->cc_ops && q->cc_ops->enqueue(q->cc, skb, prio))
 		return NET_XMIT_SUCCESS;
+	q->in++;
 	c = &q->classes[tc];
+	c->in++;
 	if (unlikely(q->wd.drop & BIT(tc))) {
 		/* the watchdog found this class stuck: action drop */
 		q->wd.dropped[tc]++;
@@ -177,6 +180,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		skb_orphan(skb);
 		/* charged to its ingress port; over its headroom: dropped */
 		if (prio >= 0 && lossless_port_charge(sch, skb, prio)) {
+			c->ingress_drops++;
 			c->qstats.drops++;
 			return qdisc_drop(skb, sch, to_free);
 		}
@@ -391,10 +395,13 @@ static void lossless_reset(struct Qdisc *sch)
 		while ((skb = __qdisc_dequeue_head(&c->q))) {
 			lossless_port_release(skb);
 			rtnl_kfree_skbs(skb, skb);
+			c->flushed++;
+			q->flushed++;
 		}
 		c->qstats.backlog = 0;
 		list_del_init(&c->alist);
 	}
+	q->flushed += q->ctl.qlen;
 	__qdisc_reset_queue(&q->ctl);
 	q->strict_busy = 0;
 	sch->qstats.backlog = 0;

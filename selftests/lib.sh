@@ -33,13 +33,36 @@ cleanup_namespaces() {
 	NAMESPACES=()
 }
 
+# conservation_check: on every lossless root qdisc left in the test's
+# namespaces and the current one, every packet in is sent, dropped (by
+# reason), flushed or queued, per class and for the port
+# (tools/conservation.py). One result; none if there is no such qdisc.
+conservation_check() {
+	local ns spaces=(-) out rc
+	for ns in "${NAMESPACES[@]}"; do
+		[ -e "/run/netns/$ns" ] && spaces+=("$ns")
+	done
+	out=$(python3 "$LOSSLESS_TOP/selftests/tools/conservation.py" "${spaces[@]}" 2>&1)
+	rc=$?
+	echo "$out" | grep -q '^conservation: 0 lossless ports' && return 0
+	echo "$out" | sed 's/^/# /'
+	check_err $rc "$(echo "$out" | grep -vE 'accounted for|ports checked' | head -n 1)"
+	log_test "conservation: in = sent + drops by reason + flushed + queued, every lossless port and class"
+}
+
 CLEANUP_HOOKS=()
 on_exit() {
-	local h
+	local h rc=$?
 	for h in "${CLEANUP_HOOKS[@]}"; do
 		eval "$h"
 	done
+	# after the hooks (which stop the traffic), before the namespaces go
+	if [ "$rc" != "$ksft_skip" ]; then
+		conservation_check
+		[ "$EXIT_STATUS" = 0 ] || rc=1
+	fi
 	cleanup_namespaces
+	exit "$rc"
 }
 trap on_exit EXIT
 

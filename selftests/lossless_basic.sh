@@ -39,6 +39,24 @@ n=$(ip netns exec "$h1" tc class show dev v1 | grep -c "^class lossless 1:")
 check_err $? "tc class show lists $n classes, expected 8"
 log_test "eight classes, priority 0 in 1:1"
 
+# A reset (the device goes down) throws the queue away: counted as flushed,
+# so that in = sent + drops + flushed + queued still holds (lib.sh checks
+# it on every lossless port when the test ends).
+ip netns exec "$h1" tc qdisc replace dev v1 root handle 1: lossless rate 8kbit
+check_err $? "tc qdisc replace ... rate 8kbit failed"
+udp_send "$h1" 192.0.2.2 9 50
+queued=$(class_stat "$h1" v1 1:1 qlen)
+ip -n "$h1" link set v1 down
+flushed=$(xstat "$h1" v1 0 flushed)
+in=$(xstat "$h1" v1 0 in)
+sent=$(class_stat "$h1" v1 1:1 packets)
+left=$(class_stat "$h1" v1 1:1 qlen)
+[ "$queued" -ge 30 ] && [ "$flushed" -ge 30 ] && [ "$flushed" -le "$queued" ] &&
+	[ "$left" -eq 0 ] && [ "$in" -eq $((sent + flushed)) ]
+check_err $? "50 sent at 8 kbit/s, $queued queued, then down: flushed $flushed, in $in, sent $sent, left $left"
+ip -n "$h1" link set v1 up
+log_test "device down: the queue's $flushed packets counted as flushed"
+
 ip netns exec "$h1" tc qdisc del dev v1 root
 check_err $? "tc qdisc del failed"
 ip netns exec "$h1" tc qdisc show dev v1 | grep -q lossless

@@ -1137,6 +1137,17 @@ static const char * const lossless_wd_state_names[] = {
 	[TC_LOSSLESS_WD_PFC_OFF]	= "pfc_off",
 };
 
+/* Packets in and flushed: a class's or the port's */
+static void lossless_print_accounting(struct rtattr *tb[])
+{
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_IN], sizeof(__u64)))
+		print_u64(PRINT_ANY, "in", " in %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_IN]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_FLUSHED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "flushed", " flushed %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_FLUSHED]));
+}
+
 /* The counters of one traffic class, on the current line */
 static void lossless_print_tc_stats(struct rtattr *tb[])
 {
@@ -1201,6 +1212,10 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_HOOK_REMAPPED], sizeof(__u64)))
 		print_u64(PRINT_ANY, "hook_remapped", " hook_remapped %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_HOOK_REMAPPED]));
+	lossless_print_accounting(tb);
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_INGRESS_DROPS], sizeof(__u64)))
+		print_u64(PRINT_ANY, "ingress_drops", " ingress_drops %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_INGRESS_DROPS]));
 }
 
 /*
@@ -1240,6 +1255,7 @@ static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_WD_POLL_US], sizeof(__u32)))
 		print_uint(PRINT_ANY, "wd_poll_us", " wd_poll_us %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_WD_POLL_US]));
+	lossless_print_accounting(tb);
 	dcqcn_print_stats(tb[TCA_LOSSLESS_STATS_DCQCN]);
 
 	/* parse_rtattr_nested() keeps only the first of repeated nests. */

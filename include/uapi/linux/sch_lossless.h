@@ -192,6 +192,12 @@ enum {
  * Statistics, nested in TCA_STATS_APP. A class's statistics hold the
  * per-class attributes; the qdisc's hold the port's attributes and one
  * TCA_LOSSLESS_STATS_CLASS nest per traffic class.
+ *
+ * Every packet is accounted for. A class: IN = sent (its packets) +
+ * LIMIT_DROPS + BUFFER_DROPS + INGRESS_DROPS + WD_DROPPED + FLUSHED +
+ * queued (its qlen), and its drops are the sum of the four drop counters.
+ * The port (the qdisc's own counters, PFC frames included): IN = sent +
+ * drops + FLUSHED + queued.
  */
 enum {
 	TCA_LOSSLESS_STATS_UNSPEC,
@@ -222,6 +228,11 @@ enum {
 	TCA_LOSSLESS_STATS_WD_POLL_US,	/* u32, the watchdog's polling period (qdisc only) */
 	TCA_LOSSLESS_STATS_HOOK_REMAPPED,/* u64, hook-flow packets moved into the class */
 	TCA_LOSSLESS_STATS_DCQCN,	/* nested TCA_LOSSLESS_DCQCN_STATS_* (qdisc only) */
+	TCA_LOSSLESS_STATS_IN,		/* u64, packets in: the class's or the port's */
+	TCA_LOSSLESS_STATS_INGRESS_DROPS,/* u64, packets dropped here, their in-port's
+					  * headroom full
+					  */
+	TCA_LOSSLESS_STATS_FLUSHED,	/* u64, packets thrown away by a reset (device down) */
 	__TCA_LOSSLESS_STATS_MAX
 };
 
