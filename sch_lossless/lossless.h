@@ -59,6 +59,7 @@ struct lossless_class {
 	u64 in;				/* packets in: sent, dropped or queued */
 	u64 ingress_drops;		/* dropped: their in-port's headroom full */
 	u64 flushed;			/* thrown away by lossless_reset() */
+	u64 qhist[TC_LOSSLESS_QHIST_BUCKETS];	/* backlogs found on enqueue */
 	u32 peak_backlog;		/* bytes */
 };
 

@@ -16,6 +16,8 @@
 #ifndef _SCH_LOSSLESS_MARK_H
 #define _SCH_LOSSLESS_MARK_H
 
+#include <linux/bitops.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <uapi/linux/sch_lossless.h>
 
@@ -49,6 +51,19 @@ u32 lossless_mark_prob(const struct lossless_ecn *ecn, u32 qlen);
 static inline bool lossless_mark_decide(u32 prob, u32 rnd)
 {
 	return ((u64)rnd * LOSSLESS_PROB_ONE >> 32) < prob;
+}
+
+/*
+ * The queue-occupancy histogram, the telemetry an ECN tuner (tools/aiecn)
+ * reads: the bucket of a backlog of @backlog bytes, log2-spaced from 1 KiB
+ * (uapi: TC_LOSSLESS_QHIST_BUCKETS). Bucket 0 is [0, 1024), bucket i
+ * [2^(i+9), 2^(i+10)): fls() is i + 10 there.
+ */
+static inline unsigned int lossless_qhist_bucket(u32 backlog)
+{
+	if (backlog < 1024)
+		return 0;
+	return min_t(unsigned int, fls(backlog) - 10, TC_LOSSLESS_QHIST_BUCKETS - 1);
 }
 
 #endif /* _SCH_LOSSLESS_MARK_H */

@@ -104,12 +104,27 @@ static void lossless_ecn_init_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ecn.pmax, 10000U);
 }
 
+static void lossless_qhist_bucket_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(0), 0U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(1023), 0U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(1024), 1U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(2047), 1U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(2048), 2U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(65535), 6U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(65536), 7U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket((1U << 24) - 1), 14U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(1U << 24), 15U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(U32_MAX), 15U);
+}
+
 static struct kunit_case lossless_mark_cases[] = {
 	KUNIT_CASE_PARAM(lossless_mark_prob_test, prob_gen_params),
 	KUNIT_CASE(lossless_mark_prob_monotonic_test),
 	KUNIT_CASE(lossless_mark_decide_test),
 	KUNIT_CASE(lossless_mark_decide_fraction_test),
 	KUNIT_CASE(lossless_ecn_init_test),
+	KUNIT_CASE(lossless_qhist_bucket_test),
 	{}
 };
 

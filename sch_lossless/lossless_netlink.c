@@ -548,7 +548,11 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_INGRESS_DROPS, c->ingress_drops,
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_FLUSHED, c->flushed,
-			      TCA_LOSSLESS_STATS_PAD))
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put(skb, TCA_LOSSLESS_STATS_QHIST, sizeof(c->qhist), c->qhist) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_TX_BYTES, u64_stats_read(&c->bstats.bytes),
+			      TCA_LOSSLESS_STATS_PAD) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_STATS_BACKLOG, c->qstats.backlog))
 		return -EMSGSIZE;
 	return 0;
 }

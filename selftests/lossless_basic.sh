@@ -16,6 +16,7 @@ veth_connect "$h1" v1 "$h2" v2
 ip -n "$h1" addr add 192.0.2.1/24 dev v1
 ip -n "$h2" addr add 192.0.2.2/24 dev v2
 
+scratch_dir
 ip netns exec "$h1" tc qdisc add dev v1 root handle 1: lossless
 check_err $? "tc qdisc add ... lossless failed"
 log_test "qdisc add"
@@ -42,10 +43,33 @@ log_test "eight classes, priority 0 in 1:1"
 # A reset (the device goes down) throws the queue away: counted as flushed,
 # so that in = sent + drops + flushed + queued still holds (lib.sh checks
 # it on every lossless port when the test ends).
-ip netns exec "$h1" tc qdisc replace dev v1 root handle 1: lossless rate 8kbit
-check_err $? "tc qdisc replace ... rate 8kbit failed"
-udp_send "$h1" 192.0.2.2 9 50
+ip netns exec "$h1" tc qdisc del dev v1 root
+ip netns exec "$h1" tc qdisc add dev v1 root handle 1: lossless rate 8kbit burst 2k
+check_err $? "tc qdisc add ... rate 8kbit burst 2k failed"
+# 100 datagrams: about 14 in the burst, the rest drain in 12 s
+udp_send "$h1" 192.0.2.2 9 100
 queued=$(class_stat "$h1" v1 1:1 qlen)
+# The occupancy histogram: every queued datagram (142 bytes on the wire)
+# counted once, in the log2 bucket of the backlog it found, up to the
+# peak's bucket.
+ip netns exec "$h1" tc -s -j qdisc show dev v1 root > "$out/qdisc.json"
+hist=$(python3 -c '
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from tc_json import find
+c = [c for c in find(json.load(open(sys.argv[1])), "classes") if c["tc"] == 0][0]
+h, peak = c["qhist"], c["peak_backlog"]
+top = max(i for i, n in enumerate(h) if n)
+# the packet that made the peak found the peak less itself
+found = peak - 142
+want = 0 if found < 1024 else min(found.bit_length() - 10, 15)
+print(sum(h), c["in"] - c["limit_drops"] - c["buffer_drops"], top, want,
+      " ".join(map(str, h)))
+' "$out/qdisc.json" "$TOOLS")
+read -r hsum queued_in top want buckets <<< "$hist"
+[ "$hsum" -eq "$queued_in" ] && [ "$top" -eq "$want" ] && [ "$top" -ge 3 ]
+check_err $? "qhist: $buckets; its sum $hsum, packets queued $queued_in, top bucket $top (the peak's: $want, at least 3)"
+log_test "qhist: each of the $hsum queued packets in the bucket of the backlog it found"
 ip -n "$h1" link set v1 down
 flushed=$(xstat "$h1" v1 0 flushed)
 in=$(xstat "$h1" v1 0 in)
@@ -53,7 +77,7 @@ sent=$(class_stat "$h1" v1 1:1 packets)
 left=$(class_stat "$h1" v1 1:1 qlen)
 [ "$queued" -ge 30 ] && [ "$flushed" -ge 30 ] && [ "$flushed" -le "$queued" ] &&
 	[ "$left" -eq 0 ] && [ "$in" -eq $((sent + flushed)) ]
-check_err $? "50 sent at 8 kbit/s, $queued queued, then down: flushed $flushed, in $in, sent $sent, left $left"
+check_err $? "100 sent at 8 kbit/s, $queued queued, then down: flushed $flushed, in $in, sent $sent, left $left"
 ip -n "$h1" link set v1 up
 log_test "device down: the queue's $flushed packets counted as flushed"
 

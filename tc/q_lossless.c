@@ -1137,6 +1137,24 @@ static const char * const lossless_wd_state_names[] = {
 	[TC_LOSSLESS_WD_PFC_OFF]	= "pfc_off",
 };
 
+/* The occupancy histogram: " qhist N N ...", a JSON array */
+static void lossless_print_qhist(struct rtattr *rta)
+{
+	__u64 v;
+	int i;
+
+	if (!lossless_has(rta, TC_LOSSLESS_QHIST_BUCKETS * sizeof(__u64)))
+		return;
+	print_string(PRINT_FP, NULL, "%s", " qhist");
+	open_json_array(PRINT_JSON, "qhist");
+	for (i = 0; i < TC_LOSSLESS_QHIST_BUCKETS; i++) {
+		/* the payload is 4-byte aligned only */
+		memcpy(&v, (char *)RTA_DATA(rta) + i * sizeof(v), sizeof(v));
+		print_u64(PRINT_ANY, NULL, " %llu", v);
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 /* Packets in and flushed: a class's or the port's */
 static void lossless_print_accounting(struct rtattr *tb[])
 {
@@ -1216,6 +1234,13 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_INGRESS_DROPS], sizeof(__u64)))
 		print_u64(PRINT_ANY, "ingress_drops", " ingress_drops %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_INGRESS_DROPS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_TX_BYTES], sizeof(__u64)))
+		print_u64(PRINT_ANY, "tx_bytes", " tx_bytes %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_TX_BYTES]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_BACKLOG], sizeof(__u32)))
+		print_uint(PRINT_ANY, "backlog_bytes", " backlog_bytes %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_BACKLOG]));
+	lossless_print_qhist(tb[TCA_LOSSLESS_STATS_QHIST]);
 }
 
 /*

@@ -22,6 +22,12 @@ enum tc_lossless_trust {
 };
 
 #define TC_LOSSLESS_PMAX_SCALE	1000000	/* pmax is in millionths (1% = 10000) */
+/*
+ * TCA_LOSSLESS_STATS_QHIST: how many packets, on being queued, found the
+ * class's backlog in each range: [0, 1 KiB), then [2^(i+9), 2^(i+10))
+ * bytes for bucket i, the last bucket 16 MiB and up.
+ */
+#define TC_LOSSLESS_QHIST_BUCKETS	16
 
 /* What the PFC watchdog does to a queue it finds stuck in pause */
 enum tc_lossless_pfcwd_action {
@@ -233,6 +239,9 @@ enum {
 					  * headroom full
 					  */
 	TCA_LOSSLESS_STATS_FLUSHED,	/* u64, packets thrown away by a reset (device down) */
+	TCA_LOSSLESS_STATS_QHIST,	/* __u64[TC_LOSSLESS_QHIST_BUCKETS], cumulative */
+	TCA_LOSSLESS_STATS_TX_BYTES,	/* u64, bytes the class sent */
+	TCA_LOSSLESS_STATS_BACKLOG,	/* u32, bytes the class holds now */
 	__TCA_LOSSLESS_STATS_MAX
 };
 
