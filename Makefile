@@ -20,7 +20,8 @@ PREFIX	?= /usr
 
 MODULES	:= sch_lossless/sch_lossless.ko dcqcn_cc/dcqcn_cc.ko
 
-.PHONY: all modules tc tools sparse install deps check kunit demo bench clean help
+.PHONY: all modules tc tools sparse install deps check check-debug kunit demo bench clean \
+	help print-kdir
 
 all: modules tc tools
 
@@ -31,9 +32,11 @@ modules:
 tc:
 	$(MAKE) -C tc
 
-# udpgen and udpsink, the selftests' UDP sender and receiver (libc only)
+# udpgen and udpsink, the selftests' UDP sender and receiver (libc only);
+# aiecnd, the ECN threshold tuner (tools/aiecn)
 tools:
 	$(MAKE) -C selftests/tools
+	$(MAKE) -C tools/aiecn
 
 # sparse over the modules' sources (a full rebuild with C=2)
 sparse:
@@ -45,12 +48,21 @@ install: all
 		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(MAKE) -C tc install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	$(MAKE) -C tools/aiecn install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 
 deps:
 	@scripts/deps
 
 check:
 	@scripts/check
+
+# the selftests, KUnit and a kmemleak scan in a debug kernel (KASAN,
+# lockdep, kmemleak...) built once from linux-source-6.1 into the cache
+check-debug:
+	@scripts/check-debug
+
+print-kdir:
+	@echo $(KDIR)
 
 kunit:
 	@scripts/deps --quiet
@@ -70,6 +82,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tc clean
 	$(MAKE) -C selftests/tools clean
+	$(MAKE) -C tools/aiecn clean
 
 help:
 	@sed -n '3,12p' Makefile
