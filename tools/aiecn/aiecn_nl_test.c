@@ -17,80 +17,7 @@
 
 #include "aiecn_nl.h"
 #include "aiecnd.h"
-
-/* Diagnostics of the running test, printed after its result line */
-static char diag[8192];
-static size_t diag_len;
-static int cur_ok;
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-	int len;
-
-	if (diag_len + 4 >= sizeof(diag))
-		return;
-	diag[diag_len++] = '#';
-	diag[diag_len++] = ' ';
-	va_start(ap, fmt);
-	len = vsnprintf(diag + diag_len, sizeof(diag) - diag_len - 1, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		len = 0;
-	if ((size_t)len > sizeof(diag) - diag_len - 2)
-		len = (int)(sizeof(diag) - diag_len - 2);
-	diag_len += (size_t)len;
-	diag[diag_len++] = '\n';
-	diag[diag_len] = '\0';
-}
-
-static int check(int ok, const char *expr, int line)
-{
-	if (!ok) {
-		cur_ok = 0;
-		note("line %d: failed: %s", line, expr);
-	}
-	return ok;
-}
-
-static int check_u64(uint64_t a, uint64_t b, const char *ea, const char *eb, int line)
-{
-	if (a != b) {
-		cur_ok = 0;
-		note("line %d: %s == %llu (0x%llx), expected %s == %llu", line, ea,
-		     (unsigned long long)a, (unsigned long long)a, eb, (unsigned long long)b);
-	}
-	return a == b;
-}
-
-static int check_str(const char *a, const char *b, const char *ea, int line)
-{
-	int ok = !strcmp(a, b);
-
-	if (!ok) {
-		cur_ok = 0;
-		note("line %d: %s == \"%s\", expected \"%s\"", line, ea, a, b);
-	}
-	return ok;
-}
-
-/* @hay contains @needle */
-static int check_has(const char *hay, const char *needle, const char *ea, int line)
-{
-	int ok = !!strstr(hay, needle);
-
-	if (!ok) {
-		cur_ok = 0;
-		note("line %d: %s == \"%s\" lacks \"%s\"", line, ea, hay, needle);
-	}
-	return ok;
-}
-
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define CHECK(c)		check(!!(c), #c, __LINE__)
-#define CHECK_EQ(a, b)		check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __LINE__)
-#define CHECK_STR(a, b)		check_str((a), (b), #a, __LINE__)
-#define CHECK_HAS(a, b)		check_has((a), (b), #a, __LINE__)
+#include "tap.h"
 
 /*
  * A message laid out by hand. The buffer is 8-byte aligned, so offsets
@@ -949,10 +876,7 @@ static void test_bounds(void)
 	CHECK(!aiecn_bounds_valid(&b, &why));
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
 	{ "nl: qdisc reply with PAD attributes and an odd-aligned QHIST", test_qdisc_parse },
 	{ "nl: qdisc reply: missing counters marked, TC/TX_BYTES/QHIST required",
 	  test_qdisc_optional },
@@ -970,20 +894,5 @@ static const struct {
 
 int main(void)
 {
-	int i, n = (int)ARRAY_SIZE(tests), failed = 0;
-
-	printf("TAP version 13\n1..%d\n", n);
-	for (i = 0; i < n; i++) {
-		cur_ok = 1;
-		diag_len = 0;
-		diag[0] = '\0';
-		tests[i].fn();
-		printf("%sok %d - %s\n", cur_ok ? "" : "not ", i + 1, tests[i].name);
-		fputs(diag, stdout);
-		if (!cur_ok)
-			failed++;
-	}
-	if (failed)
-		printf("# %d of %d failed\n", failed, n);
-	return failed ? 1 : 0;
+	return tap_run(tests, (int)ARRAY_SIZE(tests));
 }

@@ -3,76 +3,13 @@
  * Unit tests of the aiecn core, TAP output. Exit status 1 on any failure.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "aiecn.h"
-
-/* Diagnostics of the running test, printed after its result line */
-static char diag[8192];
-static size_t diag_len;
-static int cur_ok;
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-	int len;
-
-	if (diag_len + 3 >= sizeof(diag))
-		return;
-	memcpy(diag + diag_len, "# ", 2);
-	diag_len += 2;
-	va_start(ap, fmt);
-	len = vsnprintf(diag + diag_len, sizeof(diag) - diag_len - 1, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		len = 0;
-	diag_len += (size_t)len < sizeof(diag) - diag_len - 1 ? (size_t)len :
-		    sizeof(diag) - diag_len - 2;
-	diag[diag_len++] = '\n';
-	diag[diag_len] = '\0';
-}
-
-static int check(int ok, const char *expr, int line)
-{
-	if (!ok) {
-		cur_ok = 0;
-		note("line %d: failed: %s", line, expr);
-	}
-	return ok;
-}
-
-static int check_u64(uint64_t a, uint64_t b, const char *ea, const char *eb, int line)
-{
-	if (a != b) {
-		cur_ok = 0;
-		note("line %d: %s == %llu, expected %s == %llu", line, ea,
-		     (unsigned long long)a, eb, (unsigned long long)b);
-	}
-	return a == b;
-}
-
-static int check_near(double a, double b, double tol, const char *ea, const char *eb, int line)
-{
-	int ok = fabs(a - b) <= tol;
-
-	if (!ok) {
-		cur_ok = 0;
-		note("line %d: %s == %.9g, expected %s == %.9g", line, ea, a, eb, b);
-	}
-	return ok;
-}
-
-/* tolerances of floating-point comparisons */
-#define EPS_TIGHT	0.000000000001
-#define EPS_LOOSE	0.000000001
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define CHECK(c)		check(!!(c), #c, __LINE__)
-#define CHECK_EQ(a, b)		check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __LINE__)
-#define CHECK_NEAR(a, b, t)	check_near((a), (b), (t), #a, #b, __LINE__)
+#include "tap.h"
 
 /* xorshift64: a fixed seed gives the same sequence everywhere */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -813,10 +750,7 @@ static void test_model_malformed(void)
 	CHECK(strstr(err, "No such file"));
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
 	{ "hist: bucket upper bounds", test_hist_upper },
 	{ "hist: empty, bucket 0, bucket 15, q out of range", test_hist_edges },
 	{ "hist: quantiles across buckets, peak", test_hist_across },
@@ -838,8 +772,9 @@ static const struct {
 
 int main(void)
 {
-	int i, n = (int)ARRAY_SIZE(tests), failed = 0;
 	const char *base = getenv("TMPDIR");
+	char path[128];
+	int rc;
 
 	snprintf(tmpdir, sizeof(tmpdir), "%s/aiecn_test.XXXXXX",
 		 base && *base && strlen(base) < 40 ? base : "/tmp");
@@ -847,23 +782,11 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	printf("TAP version 13\n1..%d\n", n);
-	for (i = 0; i < n; i++) {
-		cur_ok = 1;
-		diag_len = 0;
-		diag[0] = '\0';
-		tests[i].fn();
-		printf("%sok %d - %s\n", cur_ok ? "" : "not ", i + 1, tests[i].name);
-		fputs(diag, stdout);
-		if (!cur_ok)
-			failed++;
-	}
-	snprintf(diag, sizeof(diag), "%s/good.model", tmpdir);
-	unlink(diag);
-	snprintf(diag, sizeof(diag), "%s/bad.model", tmpdir);
-	unlink(diag);
+	rc = tap_run(tests, (int)ARRAY_SIZE(tests));
+	snprintf(path, sizeof(path), "%s/good.model", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad.model", tmpdir);
+	unlink(path);
 	rmdir(tmpdir);
-	if (failed)
-		printf("# %d of %d failed\n", failed, n);
-	return failed ? 1 : 0;
+	return rc;
 }
