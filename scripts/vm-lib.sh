@@ -24,7 +24,8 @@ EOS
 # vm_guest_script NAME OUTDIR CWD CMD... : write OUTDIR/guest-NAME.sh, which
 # the guest's /init runs in its chroot. It sets the guest up, runs CMD from
 # CWD with its output in OUTDIR/NAME.out, checks the kernel log and leaves
-# CMD's exit status (1 if the kernel reported a problem) in OUTDIR/NAME.rc.
+# CMD's exit status (1 if the kernel reported a problem or, where the
+# kernel has kmemleak, a leak) in OUTDIR/NAME.rc.
 vm_guest_script() {
 	local name=$1 out=$2 cwd=$3
 	shift 3
@@ -36,6 +37,8 @@ vm_guest_script() {
 		printf 'export LOSSLESS_TOP=%q TC_LIB_DIR=%q/tc VM_NAME=%q\n' "$vm_top" "$vm_top" "$name"
 		printf 'export LOSSLESS_MODULES=%q\n' "${VM_MODULES-sch_lossless/sch_lossless.ko dcqcn_cc/dcqcn_cc.ko}"
 		printf 'export VM_OUT=%q\n' "$out"
+		# a factor on the tests' time limits (a slow debug kernel)
+		printf 'export SELFTEST_TIMEOUT_SCALE=%q\n' "${SELFTEST_TIMEOUT_SCALE:-1}"
 		for v in ${VM_ENV:-}; do printf 'export %s=%q\n' "$v" "${!v}"; done
 		printf 'exec > %q 2>&1\n' "$out/$name.out"
 		printf 'hostname %q\n' "$name"
@@ -44,6 +47,7 @@ vm_guest_script() {
 mkdir -p "/lib/modules/$kver"
 mount --bind "$mods/$kver" "/lib/modules/$kver"
 ip link set lo up
+"$LOSSLESS_TOP/scripts/kmemleak-check" --forget
 EOS
 		cat "$out/links-$name" 2>/dev/null
 		echo '('
@@ -54,6 +58,7 @@ EOS
 		cat <<'EOS'
 rc=$?
 "$LOSSLESS_TOP/scripts/dmesg-check" || { [ "$rc" = 0 ] && rc=1; }
+"$LOSSLESS_TOP/scripts/kmemleak-check" || { [ "$rc" = 0 ] && rc=1; }
 echo "$rc" > "$VM_OUT/$VM_NAME.rc"
 EOS
 	} > "$out/guest-$name.sh"

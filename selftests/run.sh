@@ -11,7 +11,8 @@
 # (WARN, BUG, Call Trace, lockdep, KASAN...) fails the test and is printed.
 # A test's exit status: 0 pass, 4 skip (kselftest), anything else fail.
 # The time limit is SELFTEST_TIMEOUT seconds (default 300), or what a
-# "# selftest-timeout: S" line in the test asks for, if more.
+# "# selftest-timeout: S" line in the test asks for, if more; times
+# SELFTEST_TIMEOUT_SCALE (make check-debug's slow kernel).
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -31,6 +32,7 @@ for t in "$@"; do
 	[ -f "$path" ] || path=$here/$t
 	limit=$(sed -n 's/^# selftest-timeout: \([0-9][0-9]*\).*/\1/p' "$path" | head -n 1)
 	[ -n "$limit" ] && [ "$limit" -gt "$tmo" ] || limit=$tmo
+	limit=$((limit * ${SELFTEST_TIMEOUT_SCALE:-1}))
 	dmesg -C
 	start=$(date +%s)
 	out=$(timeout --kill-after=10 "$limit" bash "$path" 2>&1)
