@@ -9,6 +9,8 @@
 # Each test runs under a time limit with the kernel log cleared before it;
 # after it, scripts/dmesg-check reads the log and a report of any kind
 # (WARN, BUG, Call Trace, lockdep, KASAN...) fails the test and is printed.
+# Where the kernel has kmemleak (make check-debug), a scan after each test
+# fails it on any suspected leak, and forgets them for the next test.
 # A test's exit status: 0 pass, 4 skip (kselftest), anything else fail.
 # The time limit is SELFTEST_TIMEOUT seconds (default 300), or what a
 # "# selftest-timeout: S" line in the test asks for, if more; times
@@ -40,6 +42,15 @@ for t in "$@"; do
 	secs=$(($(date +%s) - start))
 	report=$("$top/scripts/dmesg-check" --clear)
 	if [ $? -ne 0 ]; then
+		out="$out
+$report"
+		rc=1
+	fi
+	# a kernel with kmemleak (make check-debug): what this test leaked
+	report=$("$top/scripts/kmemleak-check")
+	krc=$?
+	"$top/scripts/kmemleak-check" --forget
+	if [ $krc -ne 0 ]; then
 		out="$out
 $report"
 		rc=1
