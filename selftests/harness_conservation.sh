@@ -24,8 +24,7 @@ cls() {
 	done
 }
 case "\$*" in
-"qdisc show") echo "qdisc lossless 1: dev v1 root refcnt 2 buffer 1Mb" ;;
-"-s qdisc show dev v1 root")
+"-s qdisc show")
 	echo "qdisc lossless 1: dev v1 root refcnt 2"
 	echo " Sent 8000 bytes $(($2 * 8)) pkt (dropped $(($3 * 8)), overlimits 0 requeues 0) "
 	echo " backlog 0b 0p requeues 0"

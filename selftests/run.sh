@@ -40,21 +40,15 @@ for t in "$@"; do
 	out=$(timeout --kill-after=10 "$limit" bash "$path" 2>&1)
 	rc=$?
 	secs=$(($(date +%s) - start))
-	report=$("$top/scripts/dmesg-check" --clear)
-	if [ $? -ne 0 ]; then
-		out="$out
+	# the kernel's reports, then (a kernel with kmemleak) what it leaked
+	for check in "dmesg-check --clear" kmemleak-check; do
+		# shellcheck disable=SC2086 # the check and its option
+		if ! report=$("$top"/scripts/$check); then
+			out="$out
 $report"
-		rc=1
-	fi
-	# a kernel with kmemleak (make check-debug): what this test leaked
-	report=$("$top/scripts/kmemleak-check")
-	krc=$?
-	"$top/scripts/kmemleak-check" --forget
-	if [ $krc -ne 0 ]; then
-		out="$out
-$report"
-		rc=1
-	fi
+			rc=1
+		fi
+	done
 	echo "# $name (${secs}s)"
 	echo "$out" | sed 's/^/#   /'
 	case $rc in

@@ -3,10 +3,10 @@
 
     conservation.py [NS ...]     (no NS, or "-": the current namespace)
 
-For each device with a lossless root qdisc in the namespaces, reads one
-`tc -s class show` (each class's counters are copied under the qdisc's
-lock, so one class's numbers are one instant's) and one `tc -s qdisc
-show` (the same for the port) and checks:
+Reads one `tc -s qdisc show` per namespace and, for each device with a
+lossless root qdisc, one `tc -s class show` (each qdisc's and each
+class's counters are copied under the qdisc's lock, so one port's or one
+class's numbers are one instant's) and checks:
 
   class: in = sent + limit_drops + buffer_drops + ingress_drops
               + wd_dropped + flushed + queued
@@ -63,17 +63,14 @@ def blocks(text, head):
     return ['\n'.join(b) for b in out]
 
 
-def check_port(ns, dev):
-    """Violations on DEV's lossless root qdisc and its classes."""
+def check_port(ns, dev, qdisc):
+    """Violations on DEV's lossless root qdisc (its `tc -s` block QDISC)
+    and its classes."""
     bad = []
     where = '%s%s' % (ns + ' ' if ns and ns != '-' else '', dev)
-    q = blocks(tc(ns, '-s', 'qdisc', 'show', 'dev', dev, 'root'),
-               'qdisc lossless')
-    if not q:
-        return bad, 0	# gone since the listing
-    p = counters(q[0])
+    p = counters(qdisc)
     if p is None or 'in' not in p or 'flushed' not in p:
-        return ['%s: the qdisc has no in/flushed counters: %s' % (where, q[0])], 0
+        return ['%s: the qdisc has no in/flushed counters: %s' % (where, qdisc)], 0
     total = p['sent'] + p['dropped'] + p['flushed'] + p['queued']
     if p['in'] != total:
         bad.append('%s port: in %d != sent %d + dropped %d + flushed %d + queued %d'
@@ -110,11 +107,11 @@ def main():
     bad, ports = [], 0
     try:
         for ns in spaces:
-            for line in tc(ns, 'qdisc', 'show').splitlines():
-                f = line.split()
+            for q in blocks(tc(ns, '-s', 'qdisc', 'show'), 'qdisc lossless'):
+                f = q.split()
                 # qdisc lossless 1: dev D root ...
-                if len(f) > 5 and f[1] == 'lossless' and f[3] == 'dev' and f[5] == 'root':
-                    v, pkts = check_port(ns, f[4])
+                if len(f) > 5 and f[3] == 'dev' and f[5] == 'root':
+                    v, pkts = check_port(ns, f[4], q)
                     bad += v
                     ports += 1
                     print('conservation: %s %s: %d packets in, %s'

@@ -274,6 +274,25 @@ static int get_str(const struct attr *a, char *out, size_t outlen)
 	return 0;
 }
 
+/*
+ * The last attribute of @type among @it into *out, as a parser that keeps
+ * the last of repeated attributes would: 1 if there is one, 0 if not, -1
+ * if any attribute of @it is malformed (all are read)
+ */
+static int find_attr(struct attrs it, uint16_t type, struct attr *out)
+{
+	struct attr a;
+	int r, found = 0;
+
+	while ((r = next_attr(&it, &a)) > 0) {
+		if (a.type == type) {
+			*out = a;
+			found = 1;
+		}
+	}
+	return r < 0 ? -1 : found;
+}
+
 /* The header and tcmsg of a tc message of @type; its attributes in *it */
 static int tc_open(const void *msg, size_t len, uint16_t type, struct tcmsg *tcm,
 		   struct attrs *it, char *err, size_t errlen)
@@ -420,8 +439,8 @@ static int parse_app(const struct attr *app, struct aiecn_nl_qdisc_stats *st,
 int aiecn_nl_parse_qdisc(const void *msg, size_t len, struct aiecn_nl_qdisc_stats *st,
 			 char *err, size_t errlen)
 {
-	struct attr a, kind, stats2, app;
-	int have_kind = 0, have_stats2 = 0, have_app = 0, r, ret;
+	struct attr kind, stats2, app;
+	int has_kind, has_stats2, has_app, ret;
 	struct attrs it;
 	struct tcmsg tcm;
 
@@ -432,32 +451,19 @@ int aiecn_nl_parse_qdisc(const void *msg, size_t len, struct aiecn_nl_qdisc_stat
 	st->ifindex = tcm.tcm_ifindex;
 	st->handle = tcm.tcm_handle;
 	st->parent = tcm.tcm_parent;
-	while ((r = next_attr(&it, &a)) > 0) {
-		if (a.type == TCA_KIND) {
-			kind = a;
-			have_kind = 1;
-		} else if (a.type == TCA_STATS2) {
-			stats2 = a;
-			have_stats2 = 1;
-		}
-	}
-	if (r < 0)
+	has_kind = find_attr(it, TCA_KIND, &kind);
+	has_stats2 = find_attr(it, TCA_STATS2, &stats2);
+	if (has_kind < 0 || has_stats2 < 0)
 		return fail(err, errlen, -EPROTO, "qdisc message: malformed attribute");
-	ret = check_kind(have_kind ? &kind : NULL, "the root qdisc", err, errlen);
+	ret = check_kind(has_kind ? &kind : NULL, "the root qdisc", err, errlen);
 	if (ret)
 		return ret;
-	if (!have_stats2)
+	if (!has_stats2)
 		return fail(err, errlen, -EPROTO, "qdisc message without TCA_STATS2");
-	it = nest_of(&stats2);
-	while ((r = next_attr(&it, &a)) > 0) {
-		if (a.type == TCA_STATS_APP) {
-			app = a;
-			have_app = 1;
-		}
-	}
-	if (r < 0)
+	has_app = find_attr(nest_of(&stats2), TCA_STATS_APP, &app);
+	if (has_app < 0)
 		return fail(err, errlen, -EPROTO, "TCA_STATS2: malformed attribute");
-	if (!have_app)
+	if (!has_app)
 		return fail(err, errlen, -EPROTO,
 			    "no TCA_STATS_APP in TCA_STATS2: a sch_lossless without telemetry?");
 	return parse_app(&app, st, err, errlen);
@@ -513,8 +519,8 @@ static int parse_class_options(const struct attr *opts, struct aiecn_nl_class_cf
 int aiecn_nl_parse_class(const void *msg, size_t len, struct aiecn_nl_class_cfg *cfg,
 			 char *err, size_t errlen)
 {
-	int have_kind = 0, have_opts = 0, r, ret;
-	struct attr a, kind, opts;
+	struct attr kind, opts;
+	int has_kind, has_opts, ret;
 	struct attrs it;
 	struct tcmsg tcm;
 
@@ -525,21 +531,14 @@ int aiecn_nl_parse_class(const void *msg, size_t len, struct aiecn_nl_class_cfg 
 	cfg->ifindex = tcm.tcm_ifindex;
 	cfg->classid = tcm.tcm_handle;
 	cfg->parent = tcm.tcm_parent;
-	while ((r = next_attr(&it, &a)) > 0) {
-		if (a.type == TCA_KIND) {
-			kind = a;
-			have_kind = 1;
-		} else if (a.type == TCA_OPTIONS) {
-			opts = a;
-			have_opts = 1;
-		}
-	}
-	if (r < 0)
+	has_kind = find_attr(it, TCA_KIND, &kind);
+	has_opts = find_attr(it, TCA_OPTIONS, &opts);
+	if (has_kind < 0 || has_opts < 0)
 		return fail(err, errlen, -EPROTO, "class message: malformed attribute");
-	ret = check_kind(have_kind ? &kind : NULL, "the class's qdisc", err, errlen);
+	ret = check_kind(has_kind ? &kind : NULL, "the class's qdisc", err, errlen);
 	if (ret)
 		return ret;
-	if (!have_opts)
+	if (!has_opts)
 		return 0;
 	return parse_class_options(&opts, cfg, err, errlen);
 }
