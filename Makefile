@@ -21,7 +21,7 @@ PREFIX	?= /usr
 MODULES	:= sch_lossless/sch_lossless.ko dcqcn_cc/dcqcn_cc.ko
 
 .PHONY: all modules tc tools sparse install deps check check-debug kunit demo bench clean \
-	help print-kdir
+	help print-kdir aiecn-experiment aiecn-train
 
 all: modules tc tools
 
@@ -71,6 +71,16 @@ kunit:
 demo:
 	@scripts/deps --quiet
 	@scripts/demo
+
+# the adaptive ECN experiment: three scenarios, static low and high
+# marking against aiecnd; the table and plot go to results/aiecn
+aiecn-experiment:
+	@scripts/aiecn-experiment
+
+# the sweep that trains aiecnd's model (tools/aiecn/data) and the model
+# fitted on it (tools/aiecn/model/aiecn.model)
+aiecn-train:
+	@scripts/aiecn-experiment --train
 
 # pktgen packets per second through pfifo_fast, prio+red, ets+red and
 # lossless on a veth, in one VM; the table goes to results/bench/bench.txt

@@ -59,6 +59,9 @@ struct lossless_class {
 	u64 in;				/* packets in: sent, dropped or queued */
 	u64 ingress_drops;		/* dropped: their in-port's headroom full */
 	u64 flushed;			/* thrown away by lossless_reset() */
+	u64 out;			/* packets dequeued (a GSO packet counts one,
+					 * as in in; bstats counts its segments)
+					 */
 	u64 qhist[TC_LOSSLESS_QHIST_BUCKETS];	/* backlogs found on enqueue */
 	u32 peak_backlog;		/* bytes */
 };
@@ -165,6 +168,7 @@ struct lossless_sched_data {
 	u64 throttled;			/* times the shaper held the port */
 	u64 in;				/* packets in, PFC frames too */
 	u64 flushed;			/* packets thrown away by lossless_reset() */
+	u64 out;			/* packets dequeued, PFC frames too; as in */
 	struct nf_hook_ops pfc_hook;	/* PFC frames in */
 	struct net *pfc_net;		/* where pfc_hook is registered */
 	struct lossless_port *port;	/* this device as an ingress port */

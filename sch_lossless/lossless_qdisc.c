@@ -273,6 +273,7 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 		sch->q.qlen--;
 		lossless_shaper_consume(&q->shaper, qdisc_pkt_len(skb));
 		qdisc_bstats_update(sch, skb);
+		q->out++;
 		return skb;
 	}
 	if (q->shaper.rate || q->pfc_enable)
@@ -299,6 +300,8 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 	lossless_shaper_consume(&q->shaper, qdisc_pkt_len(skb));
 	bstats_update(&c->bstats, skb);
 	qdisc_bstats_update(sch, skb);
+	c->out++;
+	q->out++;
 	return skb;
 }
 

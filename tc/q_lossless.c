@@ -1155,7 +1155,7 @@ static void lossless_print_qhist(struct rtattr *rta)
 	close_json_array(PRINT_JSON, NULL);
 }
 
-/* Packets in and flushed: a class's or the port's */
+/* Packets in, flushed and out: a class's or the port's */
 static void lossless_print_accounting(struct rtattr *tb[])
 {
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_IN], sizeof(__u64)))
@@ -1164,6 +1164,9 @@ static void lossless_print_accounting(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_FLUSHED], sizeof(__u64)))
 		print_u64(PRINT_ANY, "flushed", " flushed %llu",
 			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_FLUSHED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_OUT], sizeof(__u64)))
+		print_u64(PRINT_ANY, "out", " out %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_OUT]));
 }
 
 /* The counters of one traffic class, on the current line */

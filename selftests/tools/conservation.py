@@ -13,9 +13,12 @@ class's numbers are one instant's) and checks:
          dropped = limit_drops + buffer_drops + ingress_drops + wd_dropped
   port:  in = sent + dropped + flushed + queued
 
-"sent", "dropped" and "queued" are the kernel's standard counters (the
-Sent line and the backlog's packets), kept apart from the qdisc's own
-"in" and per-reason counters. Prints one line per port and one per
+"dropped" and "queued" are the kernel's standard counters (the Sent
+line's drops and the backlog's packets), kept apart from the qdisc's own
+"in" and per-reason counters. "sent" is the qdisc's "out", packets
+dequeued: the Sent line counts a GSO packet as its segments, while in,
+the drops and the backlog count it once (the Sent line's packets stand in
+for "out" when a qdisc has none, as before the counter). Prints one line per port and one per
 violation; exits 1 if a count does not add up, 2 if tc could not be read.
 """
 
@@ -42,10 +45,12 @@ def counters(block):
         return None
     c = {'sent': int(sent.group(2)), 'dropped': int(sent.group(3)),
          'queued': int(queued.group(1))}
-    for name in COUNTERS:
+    for name in COUNTERS + ('out',):
         m = re.search(r'(?<![\w])' + name + r' (\d+)', block)
         if m:
             c[name] = int(m.group(1))
+    if 'out' in c:
+        c['sent'] = c['out']
     return c
 
 

@@ -66,6 +66,7 @@ struct aiecnd {
 	int ifindex;
 	uint32_t handle;	/* the root qdisc's */
 	FILE *log;
+	FILE *features;		/* --features, or NULL */
 	struct timespec t0;
 	double last_ok;		/* when the telemetry was last read */
 	int failing;		/* reads failed since: the first one was logged */
@@ -184,10 +185,6 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 	char reason[256];
 	int k = -1, clamped;
 
-	c->win[c->win_next] = *x;
-	c->win_next = (c->win_next + 1) % AIECND_MODEL_WINDOW;
-	if (c->nwin < AIECND_MODEL_WINDOW)
-		c->nwin++;
 	if (c->nwin == AIECND_MODEL_WINDOW &&
 	    aiecn_features(c->win, c->nwin, f) == AIECN_NFEATURES)
 		k = aiecn_model_classify(&d->model, f, &p);
@@ -294,6 +291,32 @@ static void class_resync(struct aiecnd *d, struct tclass *c)
 	c->have_prev = 0;
 }
 
+/*
+ * The window of the last AIECND_MODEL_WINDOW samples, which the model
+ * classifies; with --features, the features of every full window that
+ * does not overlap the previous one recorded, with the thresholds in
+ * force (the data of tools/aiecn/experiment/train.py).
+ */
+static void window_add(struct aiecnd *d, struct tclass *c, const struct aiecn_sample *x,
+		       double now)
+{
+	double f[AIECN_NFEATURES];
+	int i;
+
+	c->win[c->win_next] = *x;
+	c->win_next = (c->win_next + 1) % AIECND_MODEL_WINDOW;
+	if (c->nwin < AIECND_MODEL_WINDOW)
+		c->nwin++;
+	if (!d->features || c->nwin < AIECND_MODEL_WINDOW || c->win_next != 0)
+		return;
+	if (aiecn_features(c->win, c->nwin, f) != AIECN_NFEATURES)
+		return;
+	fprintf(d->features, "%.3f %s %d", now, d->cfg.dev, c->tc);
+	for (i = 0; i < AIECN_NFEATURES; i++)
+		fprintf(d->features, " %.6g", f[i]);
+	fprintf(d->features, " %u %u %u\n", c->cur.kmin, c->cur.kmax, c->cur.pmax);
+}
+
 static void class_tick(struct aiecnd *d, struct tclass *c, const struct aiecn_nl_class_stats *cs,
 		       uint64_t speed, double now)
 {
@@ -317,6 +340,7 @@ static void class_tick(struct aiecnd *d, struct tclass *c, const struct aiecn_nl
 	if (!ok)
 		return;
 	summary_add(&c->sum, &x);
+	window_add(d, c, &x, now);
 	if (d->mode == AIECND_HEURISTIC)
 		heuristic_step(d, c, &x);
 	else if (d->mode == AIECND_MODEL)
@@ -452,7 +476,8 @@ static void usage(FILE *f)
 		"              [--mode auto|heuristic|model|static] [--model FILE]\n"
 		"              [--kmin-lo B] [--kmax-lo B] [--kmax-hi B]\n"
 		"              [--pmax-lo P] [--pmax-hi P]\n"
-		"              [--allowance B] [--stale MS] [--log FILE] [--duration S]\n"
+		"              [--allowance B] [--stale MS] [--log FILE] [--features FILE]\n"
+		"              [--duration S]\n"
 		"              [--keep-on-exit]\n"
 		"Sizes B in bytes, with k or m for KiB or MiB; P in percent. See aiecnd(8).\n");
 }
@@ -527,6 +552,17 @@ static int setup(struct aiecnd *d)
 		}
 	}
 	setvbuf(d->log, NULL, _IOLBF, 0);
+	if (d->cfg.features) {
+		d->features = fopen(d->cfg.features, "a");
+		if (!d->features) {
+			fprintf(stderr, "aiecnd: --features %s: %s\n", d->cfg.features,
+				strerror(errno));
+			return 2;
+		}
+		setvbuf(d->features, NULL, _IOLBF, 0);
+		fprintf(d->features,
+			"# time dev class util burst empty q99 mark pause kmin kmax pmax_ppm\n");
+	}
 	if (d->mode == AIECND_MODEL &&
 	    aiecn_model_load(&d->model, d->cfg.model, err, sizeof(err))) {
 		fprintf(stderr, "aiecnd: --model: %s\n", err);
@@ -615,5 +651,7 @@ int main(int argc, char **argv)
 	aiecn_nl_close(&d->nl);
 	if (d->log != stdout)
 		fclose(d->log);
+	if (d->features)
+		fclose(d->features);
 	return 0;
 }

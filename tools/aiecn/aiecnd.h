@@ -43,6 +43,7 @@ struct aiecnd_config {
 	enum aiecnd_mode mode;
 	const char *model;
 	const char *log;	/* NULL: standard output */
+	const char *features;	/* NULL: none recorded */
 	int keep_on_exit;
 	int help;
 	unsigned int set;	/* AIECND_SET_* */

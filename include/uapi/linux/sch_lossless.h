@@ -242,6 +242,9 @@ enum {
 	TCA_LOSSLESS_STATS_QHIST,	/* __u64[TC_LOSSLESS_QHIST_BUCKETS], cumulative */
 	TCA_LOSSLESS_STATS_TX_BYTES,	/* u64, bytes the class sent */
 	TCA_LOSSLESS_STATS_BACKLOG,	/* u32, bytes the class holds now */
+	TCA_LOSSLESS_STATS_OUT,		/* u64, packets out: the class's or the port's; a
+					 * GSO packet counts one, as in STATS_IN
+					 */
 	__TCA_LOSSLESS_STATS_MAX
 };
 

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""report_test.py: the experiment's verdicts (report.py) on made-up runs, TAP."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import measure  # noqa: E402
+import report  # noqa: E402
+import train  # noqa: E402
+
+n = 0
+failed = 0
+
+
+def ok(cond, what):
+    global n, failed
+    n += 1
+    if not cond:
+        failed += 1
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, what))
+
+
+def row(thr, p99, xoff=0):
+    return {"thr_mbps": thr, "p99_ms": p99, "xoff": xoff, "runs": 1, "marks": 0}
+
+
+def verdict(lo, hi, ai):
+    t = {("s", "low"): lo, ("s", "high"): hi, ("s", "aiecnd"): ai}
+    return report.verdict(t, "s")
+
+
+# long flows: high wins on throughput; aiecnd as fast with a shorter queue
+name, fails = verdict(row(15, 6), row(19, 50), row(18.5, 20))
+ok(name == "high" and not fails, "throughput decides the better static setting")
+# incast: throughputs within 5%, low wins on delay
+name, fails = verdict(row(14, 10), row(14.3, 30), row(14, 11.5))
+ok(name == "low" and not fails, "within 5% of throughput, the lower p99 decides")
+name, fails = verdict(row(15, 6), row(19, 50), row(17.9, 20))
+ok(fails and "throughput" in fails[0], "under 95% of the better throughput fails")
+name, fails = verdict(row(14, 10), row(14.3, 30), row(14, 12.5))
+ok(fails and "p99" in fails[0], "over 1.2 x the better p99 fails")
+name, fails = verdict(row(15, 6, 0), row(19, 50, 0), row(19, 20, 1))
+ok(any("XOFF" in f for f in fails), "more XOFF than the better setting fails")
+name, fails = verdict(row(14, 10), row(14.3, 30), row(13.5, 11))
+ok(any("both" in f for f in fails), "throughput below both (beyond 2%) fails")
+name, fails = verdict(row(14, 10), row(14.3, 30), row(13.9, 11))
+ok(not fails, "1% below both is within the measure's noise")
+
+# quantiles of the log2 histogram, interpolated inside a bucket
+h = [0] * 16
+h[3] = 100
+ok(measure.quantile([0] * 16, 0.99) == 0 and measure.quantile(h, 0.5) == 6144 and
+   measure.quantile(h, 1.0) == 8192, "histogram quantiles: interpolated inside the bucket")
+with tempfile.TemporaryDirectory() as d:
+    res = os.path.join(d, "results.txt")
+    with open(res, "w") as f:
+        for rep in range(3):
+            f.write("scenario=long setting=low thr_mbps=15 p99_ms=6 xoff=0 marks=9\n")
+            f.write("scenario=long setting=high thr_mbps=%d p99_ms=50 xoff=0 marks=1\n"
+                    % (19 if rep else 5))
+            f.write("scenario=long setting=aiecnd thr_mbps=18.5 p99_ms=20 xoff=0 marks=3\n")
+        f.write("scenario=incast setting=low thr_mbps=14 p99_ms=10 xoff=0 marks=9\n")
+    r = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), res, d],
+                       capture_output=True, text=True)
+    out = r.stdout
+    ok(r.returncode == 1 and "long: pass" in out and "incast: FAIL" in out,
+       "medians of the runs; a scenario missing a setting fails the report")
+
+# train.py's choice of thresholds
+rows = [{"scenario": "x", "kmax": k, "thr_mbps": t, "xoff": x}
+        for k, t, x in (("4k", "10", "0"), ("16k", "19.5", "0"), ("64k", "20", "0"),
+                        ("128k", "20", "3"))]
+kmax, r, best = train.thresholds(rows, "x")
+ok(kmax == 16 * 1024 and best == 20, "the lowest kmax that holds the throughput, PFC silent")
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

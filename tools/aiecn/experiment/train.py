@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""train.py: aiecnd's model from the experiment's sweep data.
+
+    train.py SWEEPDIR MODEL
+
+SWEEPDIR is what `run-guest.sh --sweep` wrote: results.txt (one line per
+run: scenario, the kmax swept, throughput, p99 queueing delay, XOFF
+frames) and features-SCENARIO.dat (aiecnd --features: one feature vector
+per 2 s window of every run, whatever the thresholds were).
+
+1. Each scenario's thresholds: the lowest swept kmax whose throughput is
+   at least KEEP of the scenario's best and whose XOFF count is the
+   scenario's lowest; kmin is a quarter of it, pmax the sweep's.
+2. The classifier: multinomial logistic regression on the standardised
+   features (aiecn_model.c's inference), fitted by full-batch gradient
+   descent with an L2 penalty; plain Python, no libraries. Every fifth
+   window is held out to report the accuracy on unseen windows, then the
+   model is fitted on all of them.
+
+MODEL is written in aiecn_model.c's format, with the figures in comments.
+"""
+import math
+import os
+import re
+import sys
+
+FEATURES = ("util", "burst", "empty", "q99", "mark", "pause")
+KEEP = 0.95          # throughput share that counts as "holds"
+CONFIDENCE = 0.7     # the model's confidence threshold for aiecnd
+L2 = 1e-3
+RATE = 0.5
+EPOCHS = 3000
+
+
+def read_results(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            kv = dict(re.findall(r"(\w+)=(\S+)", line))
+            if kv.get("setting") == "sweep":
+                rows.append(kv)
+    return rows
+
+
+def read_features(path):
+    xs, pmax = [], None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            tok = line.split()
+            xs.append([float(v) for v in tok[3:3 + len(FEATURES)]])
+            pmax = int(tok[3 + len(FEATURES) + 2]) // 10000
+    return xs, pmax
+
+
+def thresholds(rows, scen):
+    runs = sorted((r for r in rows if r["scenario"] == scen), key=lambda r: kib(r["kmax"]))
+    best = max(float(r["thr_mbps"]) for r in runs)
+    least_xoff = min(int(r["xoff"]) for r in runs)
+    for r in runs:
+        if float(r["thr_mbps"]) >= KEEP * best and int(r["xoff"]) == least_xoff:
+            return kib(r["kmax"]) * 1024, r, best
+    return kib(runs[-1]["kmax"]) * 1024, runs[-1], best
+
+
+def kib(s):
+    return int(s.rstrip("k"))
+
+
+def standardise(xs):
+    n, d = len(xs), len(xs[0])
+    mean = [sum(x[j] for x in xs) / n for j in range(d)]
+    scale = [math.sqrt(sum((x[j] - mean[j]) ** 2 for x in xs) / n) or 1.0 for j in range(d)]
+    return mean, scale
+
+
+def softmax(z):
+    m = max(z)
+    e = [math.exp(v - m) for v in z]
+    s = sum(e)
+    return [v / s for v in e]
+
+
+def scores(w, x):
+    return [wk[0] + sum(a * b for a, b in zip(wk[1:], x)) for wk in w]
+
+
+def fit(xs, ys, k):
+    d = len(xs[0])
+    w = [[0.0] * (d + 1) for _ in range(k)]
+    n = len(xs)
+    for _ in range(EPOCHS):
+        g = [[0.0] * (d + 1) for _ in range(k)]
+        for x, y in zip(xs, ys):
+            p = softmax(scores(w, x))
+            for c in range(k):
+                err = p[c] - (1.0 if c == y else 0.0)
+                g[c][0] += err
+                for j in range(d):
+                    g[c][j + 1] += err * x[j]
+        for c in range(k):
+            for j in range(d + 1):
+                w[c][j] -= RATE * (g[c][j] / n + (L2 * w[c][j] if j else 0.0))
+    return w
+
+
+def accuracy(w, xs, ys):
+    right = recognised = 0
+    for x, y in zip(xs, ys):
+        p = softmax(scores(w, x))
+        c = max(range(len(p)), key=lambda i: p[i])
+        if p[c] >= CONFIDENCE:
+            recognised += 1
+            right += c == y
+    return right, recognised, len(xs)
+
+
+def main():
+    sweep, model = sys.argv[1], sys.argv[2]
+    rows = read_results(os.path.join(sweep, "results.txt"))
+    scens = sorted({r["scenario"] for r in rows})
+    data, labels, chosen, pmax = [], [], {}, 20
+    for k, scen in enumerate(scens):
+        xs, pm = read_features(os.path.join(sweep, "features-%s.dat" % scen))
+        pmax = pm or pmax
+        data += xs
+        labels += [k] * len(xs)
+        chosen[scen] = thresholds(rows, scen)
+    mean, scale = standardise(data)
+    zs = [[(v - m) / s for v, m, s in zip(x, mean, scale)] for x in data]
+    train = [i for i in range(len(zs)) if i % 5]
+    held = [i for i in range(len(zs)) if not i % 5]
+    w = fit([zs[i] for i in train], [labels[i] for i in train], len(scens))
+    right, rec, n = accuracy(w, [zs[i] for i in held], [labels[i] for i in held])
+    w = fit(zs, labels, len(scens))
+    right_all, rec_all, n_all = accuracy(w, zs, labels)
+
+    out = []
+    out.append("# aiecnd model (aiecn_model.c's format), written by")
+    out.append("# tools/aiecn/experiment/train.py from the sweep in tools/aiecn/data/")
+    out.append("# (run-guest.sh --sweep: %d windows of 2 s, %d runs)" % (len(data), len(rows)))
+    out.append("# held-out windows (every fifth): %d of %d recognised (p >= %.2f), %d of them right"
+               % (rec, n, CONFIDENCE, right))
+    out.append("# all windows, final fit: %d of %d recognised, %d right" % (rec_all, n_all, right_all))
+    out.append("features %d" % len(FEATURES))
+    out.append("classes %d" % len(scens))
+    for k, scen in enumerate(scens):
+        kmax, r, best = chosen[scen]
+        out.append("# %s: best throughput %.2f Mbit/s; kmax %s holds %.2f Mbit/s, p99 %s ms, "
+                   "xoff %s" % (scen, best, r["kmax"], float(r["thr_mbps"]), r["p99_ms"], r["xoff"]))
+        out.append("class %s kmin %d kmax %d pmax %d" % (scen, kmax // 4, kmax, pmax))
+        out.append("weights " + " ".join("%.6g" % v for v in w[k]))
+    out.append("mean " + " ".join("%.6g" % v for v in mean))
+    out.append("scale " + " ".join("%.6g" % v for v in scale))
+    out.append("confidence %.2f" % CONFIDENCE)
+    with open(model, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(line for line in out if line.startswith(("#", "class"))))
+
+
+if __name__ == "__main__":
+    main()
