@@ -60,7 +60,7 @@ struct lossless_class {
 	u64 ingress_drops;		/* dropped: their in-port's headroom full */
 	u64 flushed;			/* thrown away by lossless_reset() */
 	u64 out;			/* packets dequeued (a GSO packet counts one,
-					 * as in in; bstats counts its segments)
+					 * as for "in"; bstats counts its segments)
 					 */
 	u64 qhist[TC_LOSSLESS_QHIST_BUCKETS];	/* backlogs found on enqueue */
 	u32 peak_backlog;		/* bytes */

@@ -51,7 +51,7 @@
 #include <unistd.h>
 
 #define MAX_SLOTS	256
-#define MAX_FCTS	(1 << 20)
+#define MAX_FCTS	1048576
 #define SINK_MAX	1024
 #define BUF_SIZE	65536
 
@@ -257,8 +257,7 @@ static int do_send(void)
 	qsort(fcts, nfct, sizeof(*fcts), cmp_double);
 	for (i = 0; i < nfct; i++)
 		sum += fcts[i];
-	printf("{\"flows\":%zu,\"bytes\":%llu,\"seconds\":%.3f,\"skipped\":%llu,\"errors\":%llu,"
-	       "\"fct_ms\":{\"mean\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}}\n",
+	printf("{\"flows\":%zu,\"bytes\":%llu,\"seconds\":%.3f,\"skipped\":%llu,\"errors\":%llu,\"fct_ms\":{\"mean\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}}\n",
 	       nfct, (unsigned long long)total_bytes, t1 - t0, (unsigned long long)skipped,
 	       (unsigned long long)errors, nfct ? sum / (double)nfct : 0,
 	       quantile(fcts, nfct, 0.5), quantile(fcts, nfct, 0.99),
