@@ -257,11 +257,13 @@ static int do_send(void)
 	qsort(fcts, nfct, sizeof(*fcts), cmp_double);
 	for (i = 0; i < nfct; i++)
 		sum += fcts[i];
-	printf("{\"flows\":%zu,\"bytes\":%llu,\"seconds\":%.3f,\"skipped\":%llu,\"errors\":%llu,\"fct_ms\":{\"mean\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}}\n",
-	       nfct, (unsigned long long)total_bytes, t1 - t0, (unsigned long long)skipped,
-	       (unsigned long long)errors, nfct ? sum / (double)nfct : 0,
-	       quantile(fcts, nfct, 0.5), quantile(fcts, nfct, 0.99),
-	       nfct ? fcts[nfct - 1] : 0);
+	printf("{\"flows\":%zu,\"bytes\":%llu,\"seconds\":%.3f,", nfct,
+	       (unsigned long long)total_bytes, t1 - t0);
+	printf("\"skipped\":%llu,\"errors\":%llu,", (unsigned long long)skipped,
+	       (unsigned long long)errors);
+	printf("\"fct_ms\":{\"mean\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}}\n",
+	       nfct ? sum / (double)nfct : 0, quantile(fcts, nfct, 0.5),
+	       quantile(fcts, nfct, 0.99), nfct ? fcts[nfct - 1] : 0);
 	free(fcts);
 	return total_bytes ? 0 : 1;
 }
