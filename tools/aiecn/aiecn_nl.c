@@ -436,6 +436,26 @@ static int parse_app(const struct attr *app, struct aiecn_nl_qdisc_stats *st,
 	return 0;
 }
 
+/* The port shaper's rate, TCA_LOSSLESS_RATE of the qdisc's TCA_OPTIONS, if set */
+static int parse_rate(struct attrs it, struct aiecn_nl_qdisc_stats *st,
+		      char *err, size_t errlen)
+{
+	struct attr opts, rate;
+	int has;
+
+	has = find_attr(it, TCA_OPTIONS, &opts);
+	if (has < 0)
+		return fail(err, errlen, -EPROTO, "qdisc message: malformed attribute");
+	if (!has)
+		return 0;
+	has = find_attr(nest_of(&opts), TCA_LOSSLESS_RATE, &rate);
+	if (has < 0)
+		return fail(err, errlen, -EPROTO, "qdisc options: malformed attribute");
+	if (has && get_u64(&rate, &st->rate))
+		return fail(err, errlen, -EPROTO, "TCA_LOSSLESS_RATE of %zu bytes", rate.len);
+	return 0;
+}
+
 int aiecn_nl_parse_qdisc(const void *msg, size_t len, struct aiecn_nl_qdisc_stats *st,
 			 char *err, size_t errlen)
 {
@@ -466,7 +486,18 @@ int aiecn_nl_parse_qdisc(const void *msg, size_t len, struct aiecn_nl_qdisc_stat
 	if (!has_app)
 		return fail(err, errlen, -EPROTO,
 			    "no TCA_STATS_APP in TCA_STATS2: a sch_lossless without telemetry?");
-	return parse_app(&app, st, err, errlen);
+	ret = parse_app(&app, st, err, errlen);
+	if (ret)
+		return ret;
+	ret = parse_rate(it, st, err, errlen);
+	if (ret)
+		return ret;
+	/* a port shaped below its link drains at the shaper's rate */
+	if (st->rate && (!st->have_speed || st->rate < st->speed)) {
+		st->speed = st->rate;
+		st->have_speed = 1;
+	}
+	return 0;
 }
 
 static int parse_class_options(const struct attr *opts, struct aiecn_nl_class_cfg *cfg,

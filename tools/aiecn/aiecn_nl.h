@@ -54,8 +54,14 @@ struct aiecn_nl_qdisc_stats {
 	int ifindex;
 	uint32_t handle;	/* tcm_handle: classes are handle | (tc + 1) */
 	uint32_t parent;
+	/*
+	 * The rate the port drains at, in bytes/s: the link's speed
+	 * (TCA_LOSSLESS_STATS_SPEED), or the port shaper's rate when that
+	 * is lower; what utilisation counts against.
+	 */
 	int have_speed;
-	uint64_t speed;		/* bytes/s, TCA_LOSSLESS_STATS_SPEED */
+	uint64_t speed;
+	uint64_t rate;		/* the shaper's rate (TCA_LOSSLESS_RATE), 0: none */
 	uint32_t class_mask;	/* bit tc: cls[tc] was reported */
 	struct aiecn_nl_class_stats cls[TC_LOSSLESS_NUM_TC];
 };

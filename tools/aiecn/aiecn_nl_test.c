@@ -129,6 +129,10 @@ static uint64_t v_hist(int tc, int b)
 #define DUP_TC		0x20	/* class 7 reports itself as class 6 */
 #define BAD_SPEED_LEN	0x40
 #define OMIT_SPEED	0x80
+#define RATE_BELOW	0x100	/* a port shaper slower than the link */
+#define RATE_ABOVE	0x200	/* one faster than the link */
+#define BAD_RATE_LEN	0x400
+#define V_RATE_BELOW	2500000ull
 
 static size_t qhist_payload_off;	/* of the last QHIST laid out */
 
@@ -182,6 +186,12 @@ static size_t build_qdisc_reply(struct tmsg *m, const char *kind, unsigned int h
 	tput_u32(m, TCA_LOSSLESS_BUFFER, 1 << 20);
 	tput_u8(m, TCA_LOSSLESS_TRUST, 1);
 	tput_u64(m, TCA_LOSSLESS_SPEED, 0, TCA_LOSSLESS_PAD);
+	if (how & RATE_BELOW)
+		tput_u64(m, TCA_LOSSLESS_RATE, V_RATE_BELOW, TCA_LOSSLESS_PAD);
+	else if (how & RATE_ABOVE)
+		tput_u64(m, TCA_LOSSLESS_RATE, 2 * V_SPEED, TCA_LOSSLESS_PAD);
+	else if (how & BAD_RATE_LEN)
+		tput(m, TCA_LOSSLESS_RATE, &short_speed, 4);
 	tnest_end(m, opts);
 	tput_u8(m, TCA_HW_OFFLOAD, 0);
 	stats2 = tput(m, TCA_STATS2, NULL, 0);
@@ -238,6 +248,7 @@ static void test_qdisc_parse(void)
 	CHECK_EQ(st.parent, TC_H_ROOT);
 	CHECK(st.have_speed);
 	CHECK_EQ(st.speed, V_SPEED);
+	CHECK_EQ(st.rate, 0);
 	CHECK_EQ(st.class_mask, 0xff);
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		const struct aiecn_nl_class_stats *c = &st.cls[tc];
@@ -280,6 +291,23 @@ static void test_qdisc_optional(void)
 	CHECK_EQ(st.cls[2].tx_bytes, v_tx(2));
 	CHECK(st.cls[3].have & AIECN_NL_HAVE_ECN_MARKED);
 
+	/* A port shaped below its link drains at the shaper's rate ... */
+	len = build_qdisc_reply(&m, "lossless", RATE_BELOW);
+	CHECK_EQ(aiecn_nl_parse_qdisc(tbytes(&m), len, &st, err, sizeof(err)), 0);
+	CHECK_EQ(st.rate, V_RATE_BELOW);
+	CHECK(st.have_speed);
+	CHECK_EQ(st.speed, V_RATE_BELOW);
+	/* ... even when the link's speed is not reported ... */
+	len = build_qdisc_reply(&m, "lossless", RATE_BELOW | OMIT_SPEED);
+	CHECK_EQ(aiecn_nl_parse_qdisc(tbytes(&m), len, &st, err, sizeof(err)), 0);
+	CHECK(st.have_speed);
+	CHECK_EQ(st.speed, V_RATE_BELOW);
+	/* ... and one shaped above it at the link's speed */
+	len = build_qdisc_reply(&m, "lossless", RATE_ABOVE);
+	CHECK_EQ(aiecn_nl_parse_qdisc(tbytes(&m), len, &st, err, sizeof(err)), 0);
+	CHECK_EQ(st.rate, 2 * V_SPEED);
+	CHECK_EQ(st.speed, V_SPEED);
+
 	/* TC, TX_BYTES and QHIST are required */
 	len = build_qdisc_reply(&m, "lossless", OMIT_QHIST_TC5);
 	CHECK_EQ(aiecn_nl_parse_qdisc(tbytes(&m), len, &st, err, sizeof(err)), -EPROTO);
@@ -298,6 +326,10 @@ static void test_qdisc_optional(void)
 	CHECK_HAS(err, "twice");
 	len = build_qdisc_reply(&m, "lossless", BAD_SPEED_LEN);
 	CHECK_EQ(aiecn_nl_parse_qdisc(tbytes(&m), len, &st, err, sizeof(err)), -EPROTO);
+	CHECK_HAS(err, "TCA_LOSSLESS_STATS_SPEED");
+	len = build_qdisc_reply(&m, "lossless", BAD_RATE_LEN);
+	CHECK_EQ(aiecn_nl_parse_qdisc(tbytes(&m), len, &st, err, sizeof(err)), -EPROTO);
+	CHECK_HAS(err, "TCA_LOSSLESS_RATE");
 }
 
 static void test_qdisc_bad(void)

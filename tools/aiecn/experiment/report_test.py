@@ -71,11 +71,13 @@ with tempfile.TemporaryDirectory() as d:
        "medians of the runs; a scenario missing a setting fails the report")
 
 # train.py's choice of thresholds
-rows = [{"scenario": "x", "kmax": k, "thr_mbps": t, "xoff": x}
-        for k, t, x in (("4k", "10", "0"), ("16k", "19.5", "0"), ("64k", "20", "0"),
-                        ("128k", "20", "3"))]
+rows = [{"scenario": "x", "kmax": k, "thr_mbps": t, "p99_ms": p, "xoff": x}
+        for k, t, p, x in (("4k", "10", "3", "0"), ("16k", "19.5", "12", "0"),
+                           ("32k", "20", "9", "0"), ("64k", "20", "30", "0"),
+                           ("128k", "20.5", "5", "3"))]
 kmax, r, best = train.thresholds(rows, "x")
-ok(kmax == 16 * 1024 and best == 20, "the lowest kmax that holds the throughput, PFC silent")
+ok(kmax == 32 * 1024 and best == 20.5,
+   "of the kmax that hold the throughput with PFC silent, the lowest p99")
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

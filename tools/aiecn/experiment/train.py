@@ -9,9 +9,11 @@ run: scenario, the kmax swept, throughput, p99 queueing delay, XOFF
 frames) and features-SCENARIO.dat (aiecnd --features: one feature vector
 per 2 s window of every run, whatever the thresholds were).
 
-1. Each scenario's thresholds: the lowest swept kmax whose throughput is
-   at least KEEP of the scenario's best and whose XOFF count is the
-   scenario's lowest; kmin is a quarter of it, pmax the sweep's.
+1. Each scenario's thresholds: of the swept kmax whose throughput is at
+   least KEEP of the scenario's best and whose XOFF count is the
+   scenario's lowest, the one with the lowest p99 queueing delay (the
+   experiment's order: throughput holds, then latency, then pauses); kmin
+   is a quarter of it, pmax the sweep's.
 2. The classifier: multinomial logistic regression on the standardised
    features (aiecn_model.c's inference), fitted by full-batch gradient
    descent with an L2 penalty; plain Python, no libraries. Every fifth
@@ -59,10 +61,12 @@ def thresholds(rows, scen):
     runs = sorted((r for r in rows if r["scenario"] == scen), key=lambda r: kib(r["kmax"]))
     best = max(float(r["thr_mbps"]) for r in runs)
     least_xoff = min(int(r["xoff"]) for r in runs)
-    for r in runs:
-        if float(r["thr_mbps"]) >= KEEP * best and int(r["xoff"]) == least_xoff:
-            return kib(r["kmax"]) * 1024, r, best
-    return kib(runs[-1]["kmax"]) * 1024, runs[-1], best
+    held = [r for r in runs
+            if float(r["thr_mbps"]) >= KEEP * best and int(r["xoff"]) == least_xoff]
+    if not held:
+        return kib(runs[-1]["kmax"]) * 1024, runs[-1], best
+    r = min(held, key=lambda r: (float(r["p99_ms"]), kib(r["kmax"])))
+    return kib(r["kmax"]) * 1024, r, best
 
 
 def kib(s):
