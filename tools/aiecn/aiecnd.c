@@ -26,6 +26,14 @@
 #include "aiecnd.h"
 
 #define AIECND_MODEL_WINDOW	20	/* samples the model classifies */
+/*
+ * A recognised scenario's thresholds stay while the model does not
+ * recognise this many samples in a row (one window): a scenario's windows
+ * straddle its phases (an incast's bursts and gaps) and fall under the
+ * confidence now and then, and a search started at each of those would
+ * pull the thresholds away from what the scenario wants.
+ */
+#define AIECND_MODEL_HOLD	AIECND_MODEL_WINDOW
 #define AIECND_SUMMARY_S	10	/* seconds between summaries */
 #define AIECND_NL_TIMEOUT_MS	1000	/* at most, for one netlink answer */
 #define AIECND_Q_SUMMARY	0.99	/* the summary's queue quantile */
@@ -51,6 +59,7 @@ struct tclass {
 	/* model mode */
 	int model_owned;	/* cur is a recognised scenario's, not the search's */
 	const char *scenario;	/* the scenario recognised last; NULL: unknown */
+	int unknown_run;	/* samples in a row the model did not recognise */
 	struct aiecn_sample win[AIECND_MODEL_WINDOW];	/* ring of the last samples */
 	int nwin, win_next;
 	/* the baseline of the next sample */
@@ -189,6 +198,7 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 	    aiecn_features(c->win, c->nwin, f) == AIECN_NFEATURES)
 		k = aiecn_model_classify(&d->model, f, &p);
 	if (k >= 0) {
+		c->unknown_run = 0;
 		m = &d->model.cls[k];
 		t = m->t;
 		clamped = aiecn_clamp(&t, &c->b);
@@ -199,7 +209,9 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 		tune_to(d, c, &t, reason);
 		return;
 	}
-	/* Unknown: the search goes on from what is installed */
+	/* Unknown: held a window long, then the search goes on from there */
+	if (c->model_owned && ++c->unknown_run < AIECND_MODEL_HOLD)
+		return;
 	c->scenario = NULL;
 	if (c->model_owned) {
 		search_restart(c);
@@ -286,6 +298,7 @@ static void class_resync(struct aiecnd *d, struct tclass *c)
 	search_restart(c);
 	c->model_owned = 0;
 	c->scenario = NULL;
+	c->unknown_run = 0;
 	c->nwin = 0;
 	c->win_next = 0;
 	c->have_prev = 0;
