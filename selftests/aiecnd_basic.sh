@@ -74,13 +74,23 @@ ip netns exec "$h1" "$AIECND" --dev v1 --class 0 --mode heuristic --interval 100
 daemon=$!
 CLEANUP_HOOKS+=("kill $daemon 2>/dev/null")
 sleep 12
-during=$(ecn_of)
+# last_change: the last change the log shows
+last_change() {
+	grep -oE -- '-> kmin [0-9]+ kmax [0-9]+' "$out/aiecnd.log" | tail -n 1
+}
+# The class and the log, read while no change falls between them: the
+# daemon logs a change right after the kernel took it, and may make one
+# while this reads; a few tries
+for try in 1 2 3 4 5; do
+	last=$(last_change)
+	during=$(ecn_of)
+	[ "$(last_change)" = "$last" ] && break
+done
 read -r kmin kmax <<< "$during"
 lowered=$(grep -c 'lowering' "$out/aiecnd.log")
 [ "$kmax" -lt 204800 ] && [ "$kmax" -ge 32768 ] && [ "$kmin" -le "$kmax" ] && [ "$lowered" -ge 2 ]
 check_err $? "after 12 s: class 1:1 at '$during', $lowered lowerings logged: $(tail -n 3 "$out/aiecnd.log")"
 # the last change logged is what the class holds
-last=$(grep -oE -- '-> kmin [0-9]+ kmax [0-9]+' "$out/aiecnd.log" | tail -n 1)
 [ "$last" = "-> kmin $kmin kmax $kmax" ]
 check_err $? "the log's last change '$last' is not the class's '$during'"
 log_test "under a saturating flow kmax went down ($lowered steps, to $kmax) within its bounds, each change logged"
