@@ -620,7 +620,7 @@ static int setup(struct aiecnd *d)
 	    d->cfg.dev, aiecnd_mode_name(d->mode), d->cfg.interval_ms, d->cfg.stale_ms,
 	    d->handle >> 16, (unsigned long long)st.speed,
 	    !st.have_speed ? " (not reported: utilisation counts 0)" :
-	    st.rate == st.speed ? " (the port shaper's rate)" : "");
+	    st.rate && st.rate == st.speed ? " (the port shaper's rate)" : "");
 	for (i = 0; i < d->nclasses; i++)
 		class_log_start(d, &d->cls[i]);
 	d->last_ok = now;

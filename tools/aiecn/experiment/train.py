@@ -73,9 +73,9 @@ def mean_by_kmax(rows, scen):
     out = []
     for k, rs in by.items():
         out.append({"scenario": scen, "kmax": k, "runs": len(rs),
-                    "thr_mbps": "%.4g" % (sum(float(r["thr_mbps"]) for r in rs) / len(rs)),
-                    "p99_ms": "%.4g" % (sum(float(r["p99_ms"]) for r in rs) / len(rs)),
-                    "xoff": str(max(int(r["xoff"]) for r in rs))})
+                    "thr_mbps": sum(float(r["thr_mbps"]) for r in rs) / len(rs),
+                    "p99_ms": sum(float(r["p99_ms"]) for r in rs) / len(rs),
+                    "xoff": max(int(r["xoff"]) for r in rs)})
     return out
 
 
@@ -175,8 +175,8 @@ def main():
     out.append("classes %d" % len(scens))
     for k, scen in enumerate(scens):
         kmax, r, best = chosen[scen]
-        out.append("# %s: best throughput %.2f Mbit/s; kmax %s holds %.2f Mbit/s, p99 %s ms, "
-                   "xoff %s (means of %d runs)" % (scen, best, r["kmax"], float(r["thr_mbps"]),
+        out.append("# %s: best throughput %.2f Mbit/s; kmax %s holds %.2f Mbit/s, p99 %.4g ms, "
+                   "xoff %d (means of %d runs)" % (scen, best, r["kmax"], r["thr_mbps"],
                                                   r["p99_ms"], r["xoff"], r["runs"]))
         out.append("class %s kmin %d kmax %d pmax %d" % (scen, kmax // 4, kmax, pmax))
         out.append("weights " + " ".join("%.6g" % v for v in w[k]))
