@@ -62,7 +62,7 @@ struct lossless_class {
 	u64 out;			/* packets dequeued (a GSO packet counts one,
 					 * as for "in"; bstats counts its segments)
 					 */
-	u64 qhist[TC_LOSSLESS_QHIST_BUCKETS];	/* backlogs found on enqueue */
+	u64 qhist[TC_LOSSLESS_QHIST_FINE_BUCKETS];	/* backlogs found on enqueue */
 	u32 peak_backlog;		/* bytes */
 };
 

@@ -233,7 +233,8 @@ static int lossless_class_dump_stats(struct Qdisc *sch, unsigned long cl,
 	stats = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
 	if (!stats)
 		return -1;
-	if (lossless_put_class_stats(d->skb, qdisc_priv(sch), cl - 1)) {
+	if (lossless_put_class_stats(d->skb, qdisc_priv(sch), cl - 1) ||
+	    nla_put(d->skb, TCA_LOSSLESS_STATS_QHIST_FINE, sizeof(c->qhist), c->qhist)) {
 		nla_nest_cancel(d->skb, stats);
 		return -1;
 	}

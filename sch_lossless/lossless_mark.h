@@ -66,4 +66,42 @@ static inline unsigned int lossless_qhist_bucket(u32 backlog)
 	return min_t(unsigned int, fls(backlog) - 10, TC_LOSSLESS_QHIST_BUCKETS - 1);
 }
 
+/*
+ * The histogram as the qdisc keeps it, eight buckets to the octave (uapi:
+ * TC_LOSSLESS_QHIST_FINE_BUCKETS), so that a reader can tell queueing
+ * delays apart by less than a factor of two. In units u of 256 bytes:
+ * buckets 0 to 15 are u itself (up to 4 KiB); from there, u in
+ * [2^e, 2^(e+1)) falls in octave e - 4 and, within it, in eighth
+ * (u >> (e - 3)) & 7, its three bits after the leading one; 16 MiB and up
+ * is the last bucket.
+ */
+#define LOSSLESS_QHIST_FINE_LINEAR	16	/* buckets of 256 bytes */
+#define LOSSLESS_QHIST_FINE_TOP		(16U << 20)	/* bytes: the last bucket */
+
+static inline unsigned int lossless_qhist_fine_bucket(u32 backlog)
+{
+	u32 u = backlog >> 8;
+	unsigned int e;
+
+	if (u < LOSSLESS_QHIST_FINE_LINEAR)
+		return u;
+	if (backlog >= LOSSLESS_QHIST_FINE_TOP)
+		return TC_LOSSLESS_QHIST_FINE_BUCKETS - 1;
+	e = fls(u) - 1;
+	return LOSSLESS_QHIST_FINE_LINEAR + (e - 4) * 8 + ((u >> (e - 3)) & 7);
+}
+
+/*
+ * The log2 bucket (lossless_qhist_bucket()) that fine bucket @fine lies in:
+ * 256-byte buckets 0-3 are [0, 1 KiB), 4-7 [1, 2) KiB, 8-15 [2, 4) KiB;
+ * then octave k is log2 bucket 3 + k, and the last is 16 MiB and up in
+ * both.
+ */
+static inline unsigned int lossless_qhist_fold(unsigned int fine)
+{
+	if (fine < LOSSLESS_QHIST_FINE_LINEAR)
+		return fls(fine >> 2);
+	return 3 + (fine - LOSSLESS_QHIST_FINE_LINEAR) / 8;
+}
+
 #endif /* _SCH_LOSSLESS_MARK_H */

@@ -118,6 +118,58 @@ static void lossless_qhist_bucket_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lossless_qhist_bucket(U32_MAX), 15U);
 }
 
+/* The fine buckets' edges, as the uapi header lays them out */
+static void lossless_qhist_fine_bucket_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(0), 0U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(255), 0U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(256), 1U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(4095), 15U);
+	/* octave 0, [4, 8) KiB, in eighths of 512 bytes */
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(4096), 16U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(4607), 16U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(4608), 17U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(8191), 23U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(8192), 24U);
+	/* octave 4, [64, 128) KiB, in eighths of 8 KiB: 72 KiB starts the second */
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(73727), 48U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(73728), 49U);
+	/* octave 11, [8, 16) MiB, the last of eighths */
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket((15U << 20) - 1), 110U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(15U << 20), 111U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket((16U << 20) - 1), 111U);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(16U << 20),
+			TC_LOSSLESS_QHIST_FINE_BUCKETS - 1);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fine_bucket(U32_MAX),
+			TC_LOSSLESS_QHIST_FINE_BUCKETS - 1);
+}
+
+/*
+ * Every backlog's fine bucket folds into its log2 bucket, and the fine
+ * buckets follow one another as the backlog grows, none skipped: backlogs
+ * from 0 to 32 MiB in steps of at most 1 + 1/64 of the value, shorter than
+ * any bucket (256 bytes, then an eighth of an octave, 1/16 of the value
+ * or more).
+ */
+static void lossless_qhist_fold_test(struct kunit *test)
+{
+	unsigned int f, prev = 0;
+	u32 b;
+
+	for (b = 0; b < (32U << 20); b += 1 + b / 64) {
+		f = lossless_qhist_fine_bucket(b);
+		KUNIT_ASSERT_LT_MSG(test, f, TC_LOSSLESS_QHIST_FINE_BUCKETS, "backlog %u", b);
+		KUNIT_EXPECT_GE_MSG(test, f, prev, "backlog %u", b);
+		KUNIT_EXPECT_LE_MSG(test, f, prev + 1, "backlog %u", b);
+		KUNIT_EXPECT_EQ_MSG(test, lossless_qhist_fold(f), lossless_qhist_bucket(b),
+				    "backlog %u", b);
+		prev = f;
+	}
+	KUNIT_EXPECT_EQ(test, prev, TC_LOSSLESS_QHIST_FINE_BUCKETS - 1);
+	KUNIT_EXPECT_EQ(test, lossless_qhist_fold(TC_LOSSLESS_QHIST_FINE_BUCKETS - 1),
+			TC_LOSSLESS_QHIST_BUCKETS - 1);
+}
+
 static struct kunit_case lossless_mark_cases[] = {
 	KUNIT_CASE_PARAM(lossless_mark_prob_test, prob_gen_params),
 	KUNIT_CASE(lossless_mark_prob_monotonic_test),
@@ -125,6 +177,8 @@ static struct kunit_case lossless_mark_cases[] = {
 	KUNIT_CASE(lossless_mark_decide_fraction_test),
 	KUNIT_CASE(lossless_ecn_init_test),
 	KUNIT_CASE(lossless_qhist_bucket_test),
+	KUNIT_CASE(lossless_qhist_fine_bucket_test),
+	KUNIT_CASE(lossless_qhist_fold_test),
 	{}
 };
 

@@ -506,12 +506,20 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-/* The per-class statistics attributes, into the nest being built. */
+/*
+ * The per-class statistics attributes, into the nest being built: the
+ * queue histogram in its log2 buckets, summed from the fine ones the class
+ * keeps (a class's own dump adds those, lossless_class_dump_stats()).
+ */
 int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q, int tc)
 {
 	const struct lossless_class *c = &q->classes[tc];
+	u64 qhist[TC_LOSSLESS_QHIST_BUCKETS] = {};
 	struct lossless_port_stats ps;
+	unsigned int i;
 
+	for (i = 0; i < TC_LOSSLESS_QHIST_FINE_BUCKETS; i++)
+		qhist[lossless_qhist_fold(i)] += c->qhist[i];
 	lossless_port_tc_stats(q, tc, &ps);
 	if (nla_put_u32(skb, TCA_LOSSLESS_STATS_TC, tc) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_ECN_MARKED, c->ecn_marked,
@@ -549,7 +557,7 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_FLUSHED, c->flushed,
 			      TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put(skb, TCA_LOSSLESS_STATS_QHIST, sizeof(c->qhist), c->qhist) ||
+	    nla_put(skb, TCA_LOSSLESS_STATS_QHIST, sizeof(qhist), qhist) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_TX_BYTES, u64_stats_read(&c->bstats.bytes),
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_STATS_BACKLOG, c->qstats.backlog) ||

@@ -196,7 +196,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			q->strict_busy |= BIT(tc);
 		}
 	}
-	c->qhist[lossless_qhist_bucket(c->qstats.backlog)]++;
+	c->qhist[lossless_qhist_fine_bucket(c->qstats.backlog)]++;
 	__qdisc_enqueue_tail(skb, &c->q);
 	c->qstats.backlog += len;
 	if (c->qstats.backlog > c->peak_backlog)

@@ -49,6 +49,7 @@ check_err $? "tc qdisc add ... rate 8kbit burst 2k failed"
 # 100 datagrams: about 14 in the burst, the rest drain in 12 s
 udp_send "$h1" 192.0.2.2 9 100
 ip netns exec "$h1" tc -s -j qdisc show dev v1 root > "$out/qdisc.json"
+ip netns exec "$h1" tc -s class show dev v1 classid 1:1 > "$out/class.txt"
 queued=$(class_stat "$h1" v1 1:1 qlen)
 ip -n "$h1" link set v1 down
 # The occupancy histogram: every queued datagram (142 bytes on the wire)
@@ -71,6 +72,31 @@ read -r hsum queued_in top want buckets <<< "$hist"
 [ "$hsum" -eq "$queued_in" ] && [ "$top" -eq "$want" ] && [ "$top" -ge 3 ]
 check_err $? "qhist: $buckets; its sum $hsum, packets queued $queued_in, top bucket $top (the peak's: $want, at least 3)"
 log_test "qhist: each of the $hsum queued packets in the bucket of the backlog it found"
+# The class's own dump adds the fine histogram (eight buckets to the
+# octave): the same packets, each in the fine bucket of the backlog it
+# found; summed into log2 buckets, it is qhist. tc prints class
+# statistics as text only, so all but the peak come from that text.
+fine=$(python3 -c '
+import json, re, sys
+sys.path.insert(0, sys.argv[3])
+import qhist_fine
+from tc_json import find
+text = open(sys.argv[1]).read()
+f = qhist_fine.parse(text) or []
+num = lambda k: int(re.search(r"\b%s (\d+)" % k, text).group(1))
+h = [int(n) for n in re.search(r"\bqhist((?: \d+){16})", text).group(1).split()]
+c = [c for c in find(json.load(open(sys.argv[2])), "classes") if c["tc"] == 0][0]
+folded = [0] * 16
+for i, n in enumerate(f):
+    folded[qhist_fine.fold(i)] += n
+top = max([i for i, n in enumerate(f) if n] or [-1])
+print(len(f), sum(f), num("in") - num("limit_drops") - num("buffer_drops"),
+      int(folded == h), top, qhist_fine.bucket(c["peak_backlog"] - 142))
+' "$out/class.txt" "$out/qdisc.json" "$TOOLS")
+read -r fn fsum fqueued fold_ok ftop fwant <<< "$fine"
+[ "$fn" = 113 ] && [ "$fsum" -eq "$fqueued" ] && [ "$fold_ok" = 1 ] && [ "$ftop" -eq "$fwant" ]
+check_err $? "qhist_fine: $fn buckets, sum $fsum, packets queued $fqueued, folds into qhist: $fold_ok, top bucket $ftop (the peak's: $fwant)"
+log_test "qhist_fine: the class's $fsum queued packets in eighths of an octave, summing to qhist"
 flushed=$(xstat "$h1" v1 0 flushed)
 in=$(xstat "$h1" v1 0 in)
 sent=$(class_stat "$h1" v1 1:1 packets)

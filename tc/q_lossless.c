@@ -1155,6 +1155,41 @@ static void lossless_print_qhist(struct rtattr *rta)
 	close_json_array(PRINT_JSON, NULL);
 }
 
+/* The lower edge, in bytes, of fine histogram bucket @i (uapi header) */
+static unsigned int lossless_qhist_fine_low(unsigned int i)
+{
+	if (i < 16)
+		return 256 * i;
+	return (512U << ((i - 16) / 8)) * (8 + (i - 16) % 8);
+}
+
+/*
+ * A class's fine histogram: a JSON array of all its counts; in text, only
+ * the buckets that counted anything, as " LOW:COUNT" with LOW the bucket's
+ * lower edge in bytes.
+ */
+static void lossless_print_qhist_fine(struct rtattr *rta)
+{
+	char buf[48];
+	__u64 v;
+	int i;
+
+	if (!lossless_has(rta, TC_LOSSLESS_QHIST_FINE_BUCKETS * sizeof(__u64)))
+		return;
+	print_string(PRINT_FP, NULL, "%s", " qhist_fine");
+	open_json_array(PRINT_JSON, "qhist_fine");
+	for (i = 0; i < TC_LOSSLESS_QHIST_FINE_BUCKETS; i++) {
+		/* the payload is 4-byte aligned only */
+		memcpy(&v, (char *)RTA_DATA(rta) + i * sizeof(v), sizeof(v));
+		print_u64(PRINT_JSON, NULL, NULL, v);
+		if (!v)
+			continue;
+		snprintf(buf, sizeof(buf), "%u:%llu", lossless_qhist_fine_low(i), v);
+		print_string(PRINT_FP, NULL, " %s", buf);
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 /* Packets in, flushed and out: a class's or the port's */
 static void lossless_print_accounting(struct rtattr *tb[])
 {
@@ -1244,6 +1279,7 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 		print_uint(PRINT_ANY, "backlog_bytes", " backlog_bytes %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_BACKLOG]));
 	lossless_print_qhist(tb[TCA_LOSSLESS_STATS_QHIST]);
+	lossless_print_qhist_fine(tb[TCA_LOSSLESS_STATS_QHIST_FINE]);
 }
 
 /*

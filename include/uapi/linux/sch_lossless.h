@@ -28,6 +28,15 @@ enum tc_lossless_trust {
  * bytes for bucket i, the last bucket 16 MiB and up.
  */
 #define TC_LOSSLESS_QHIST_BUCKETS	16
+/*
+ * TCA_LOSSLESS_STATS_QHIST_FINE (a class's dump only): the same counts,
+ * eight buckets to the octave: buckets 0 to 15 are [256 i, 256 (i + 1))
+ * bytes, then each octave from 4 KiB to 16 MiB is cut into eight equal
+ * buckets (16 + 8 k + j is [2^(k+12) (8 + j) / 8, 2^(k+12) (9 + j) / 8)),
+ * and the last bucket is 16 MiB and up. Summing a fine bucket's counts into
+ * the bucket its range lies in gives TCA_LOSSLESS_STATS_QHIST.
+ */
+#define TC_LOSSLESS_QHIST_FINE_BUCKETS	113
 
 /* What the PFC watchdog does to a queue it finds stuck in pause */
 enum tc_lossless_pfcwd_action {
@@ -244,6 +253,9 @@ enum {
 	TCA_LOSSLESS_STATS_BACKLOG,	/* u32, bytes the class holds now */
 	TCA_LOSSLESS_STATS_OUT,		/* u64, packets out: the class's or the port's; a
 					 * GSO packet counts one, as in STATS_IN
+					 */
+	TCA_LOSSLESS_STATS_QHIST_FINE,	/* __u64[TC_LOSSLESS_QHIST_FINE_BUCKETS], cumulative
+					 * (a class's dump only)
 					 */
 	__TCA_LOSSLESS_STATS_MAX
 };

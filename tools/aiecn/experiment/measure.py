@@ -17,13 +17,21 @@ PFC pauses. Prints one line of "name=value" pairs:
   xoff       PFC XOFF frames the switch sent for the class (all INGRESS)
   marks      packets the bottleneck class ECN-marked
 
-The histogram's buckets are powers of two (bucket 0 [0, 1 KiB), bucket i
-[2^(i+9), 2^(i+10)) bytes, the last from 16 MiB up); a quantile is
-interpolated linearly inside its bucket, so it is exact at the bucket
-edges and within a factor of two everywhere.
+The histogram is the class's fine one ("qhist_fine", eight buckets to the
+octave: 256-byte buckets up to 4 KiB, then each octave to 16 MiB in eight,
+the last from 16 MiB up), or, in snapshots without it, the log2 one
+("qhist": bucket 0 [0, 1 KiB), bucket i [2^(i+9), 2^(i+10)) bytes, the
+last from 16 MiB up). A quantile is interpolated linearly inside its
+bucket: exact at the bucket edges, and within an eighth of an octave of
+the truth with the fine histogram (a factor of two with the log2 one).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "selftests", "tools"))
+import qhist_fine  # noqa: E402
 
 BUCKETS = 16
 
@@ -35,7 +43,12 @@ def bucket_range(i):
     return lo, (lo * 2 if i < BUCKETS - 1 else lo)
 
 
-def quantile(hist, q):
+def fine_range(i):
+    lo = float(qhist_fine.low(i))
+    return lo, (float(qhist_fine.low(i + 1)) if i < qhist_fine.BUCKETS - 1 else lo)
+
+
+def quantile(hist, q, ranges=bucket_range):
     total = sum(hist)
     if total <= 0:
         return 0.0
@@ -43,10 +56,18 @@ def quantile(hist, q):
     seen = 0.0
     for i, n in enumerate(hist):
         if n and seen + n >= want:
-            lo, hi = bucket_range(i)
+            lo, hi = ranges(i)
             return lo + (hi - lo) * (want - seen) / n
         seen += n
-    return bucket_range(BUCKETS - 1)[0]
+    return ranges(len(hist) - 1)[0]
+
+
+def histogram(a, b):
+    """The queue histogram between snapshots A and B, and its buckets' ranges."""
+    if "qhist_fine" in a and "qhist_fine" in b:
+        return [y - x for x, y in zip(a["qhist_fine"], b["qhist_fine"])], fine_range
+    return ([y - x for x, y in zip(a.get("qhist", [0] * BUCKETS), b.get("qhist", [0] * BUCKETS))],
+            bucket_range)
 
 
 def delta(a, b, key):
@@ -57,13 +78,13 @@ def measures(before, after, rate, port, ingress):
     dt = after["t"] - before["t"]
     a, b = before[port], after[port]
     tx = delta(a, b, "tx_bytes")
-    hist = [y - x for x, y in zip(a.get("qhist", [0] * BUCKETS), b.get("qhist", [0] * BUCKETS))]
+    hist, ranges = histogram(a, b)
     bytes_per_s = rate / 8.0
     return {
         "thr_mbps": tx * 8 / dt / 1e6,
         "util": tx * 8 / dt / rate,
-        "p99_ms": quantile(hist, 0.99) / bytes_per_s * 1e3,
-        "p50_ms": quantile(hist, 0.50) / bytes_per_s * 1e3,
+        "p99_ms": quantile(hist, 0.99, ranges) / bytes_per_s * 1e3,
+        "p50_ms": quantile(hist, 0.50, ranges) / bytes_per_s * 1e3,
         "xoff": sum(delta(before[p], after[p], "pfc_tx_xoff") for p in ingress),
         "marks": delta(a, b, "ecn_marked"),
         "seconds": dt,

@@ -55,6 +55,38 @@ h = [0] * 16
 h[3] = 100
 ok(measure.quantile([0] * 16, 0.99) == 0 and measure.quantile(h, 0.5) == 6144 and
    measure.quantile(h, 1.0) == 8192, "histogram quantiles: interpolated inside the bucket")
+# the fine histogram: its edges, and the log2 one's when folded
+ok([measure.qhist_fine.low(i) for i in (0, 1, 15, 16, 17, 23, 24, 49, 111, 112)] ==
+   [0, 256, 3840, 4096, 4608, 7680, 8192, 73728, 15 << 20, 16 << 20],
+   "fine histogram: 256-byte buckets to 4 KiB, then eighths of an octave, 16 MiB up")
+folded = [0] * 16
+for i in range(measure.qhist_fine.BUCKETS):
+    lo, hi = measure.fine_range(i)
+    blo, bhi = zip(*(measure.bucket_range(j) for j in range(16)))
+    c = [j for j in range(16) if blo[j] <= lo and (j == 15 or hi <= bhi[j] and lo < bhi[j])]
+    folded[c[0] if len(c) == 1 else 0] += 100
+ok(folded == [400, 400, 800] + [800] * 12 + [100], "every fine bucket lies in one log2 bucket")
+
+
+def log2(x):
+    return 0 if x < 1024 else min(x.bit_length() - 10, 15)
+
+
+ok(all(measure.qhist_fine.bucket(measure.qhist_fine.low(i)) == i and
+       measure.qhist_fine.fold(i) == log2(measure.qhist_fine.low(i)) for i in range(113)),
+   "a fine bucket's edge is in that bucket, and it folds into the log2 bucket of its edge")
+parsed = measure.qhist_fine.parse("class lossless 1:1 root\n in 9 qhist 9 0 0 0 0 0 0 0 0 0 0"
+                                  " 0 0 0 0 0 qhist_fine 0:5 4096:3 16777216:1\n")
+ok(len(parsed) == 113 and parsed[0] == 5 and parsed[16] == 3 and parsed[112] == 1 and
+   sum(parsed) == 9 and measure.qhist_fine.parse("class lossless 1:1 root\n") is None,
+   "tc's text LOW:COUNT pairs read back into the 113 counts")
+f = [0] * measure.qhist_fine.BUCKETS
+f[49] = 100   # [72, 80) KiB
+a = {"t": 0, "p": {"tx_bytes": 0, "qhist_fine": [0] * measure.qhist_fine.BUCKETS, "qhist": [0] * 16}}
+b = {"t": 1, "p": {"tx_bytes": 10 ** 6, "qhist_fine": f, "qhist": [0] * 16}}
+m = measure.measures(a, b, 8e6, "p", [])
+ok(abs(m["p50_ms"] - 76 * 1024 / 1e6 * 1e3) < 1e-9 and abs(m["p99_ms"] - 79.92 * 1024 / 1e3) < 1e-6,
+   "the fine histogram, when the snapshots have it, gives the quantiles")
 with tempfile.TemporaryDirectory() as d:
     res = os.path.join(d, "results.txt")
     with open(res, "w") as f:

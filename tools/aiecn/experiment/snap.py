@@ -6,8 +6,11 @@
 
 Prints {"t": seconds (CLOCK_MONOTONIC), "DEV": {counter: value, ...}, ...}
 with the counters of traffic class TC of the lossless root qdisc of each
-DEV in namespace NS (`tc -s -j qdisc show`, one call per device). The
-experiment takes one before and one after the measured interval.
+DEV in namespace NS (`tc -s -j qdisc show`, one call per device), and the
+class's fine queue histogram, "qhist_fine", which only its own dump has
+(`tc -s class show ... classid 1:TC+1`, text: tc 6.1 has no JSON for
+classes). The experiment takes one before and one after the measured
+interval.
 """
 import json
 import os
@@ -17,19 +20,29 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "..", "selftests", "tools"))
+import qhist_fine  # noqa: E402
 from tc_json import find  # noqa: E402
 
 
+def tc(ns, *args):
+    return subprocess.run(["ip", "netns", "exec", ns, "tc", "-s"] + list(args),
+                          capture_output=True, text=True, check=True).stdout
+
+
 def main():
-    ns, tc, devs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    ns, tclass, devs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     snap = {"t": time.monotonic()}
     for dev in devs:
-        out = subprocess.run(["ip", "netns", "exec", ns, "tc", "-s", "-j", "qdisc", "show",
-                              "dev", dev, "root"], capture_output=True, text=True, check=True)
-        cls = [c for c in find(json.loads(out.stdout), "classes") or [] if c.get("tc") == tc]
+        cls = [c for c in find(json.loads(tc(ns, "-j", "qdisc", "show", "dev", dev, "root")),
+                               "classes") or []
+               if c.get("tc") == tclass]
         if not cls:
-            sys.exit("snap.py: %s: no traffic class %d" % (dev, tc))
+            sys.exit("snap.py: %s: no traffic class %d" % (dev, tclass))
         snap[dev] = cls[0]
+        fine = qhist_fine.parse(tc(ns, "class", "show", "dev", dev,
+                                   "classid", "1:%x" % (tclass + 1)))
+        if fine:
+            snap[dev]["qhist_fine"] = fine
     json.dump(snap, sys.stdout)
     print()
 
