@@ -46,12 +46,16 @@ log_test "eight classes, priority 0 in 1:1"
 ip netns exec "$h1" tc qdisc del dev v1 root
 ip netns exec "$h1" tc qdisc add dev v1 root handle 1: lossless rate 8kbit burst 2k
 check_err $? "tc qdisc add ... rate 8kbit burst 2k failed"
-# 100 datagrams: about 14 in the burst, the rest drain in 12 s
+# 100 datagrams (more would wait for the socket's send buffer): about 14
+# in the burst, the rest drain in 12 s. The device goes down at once, with
+# most of them queued (in a debug kernel under emulation, one tc command
+# can take seconds); the statistics read after it are ones a device going
+# down leaves alone.
 udp_send "$h1" 192.0.2.2 9 100
-ip netns exec "$h1" tc -s -j qdisc show dev v1 root > "$out/qdisc.json"
-ip netns exec "$h1" tc -s class show dev v1 classid 1:1 > "$out/class.txt"
 queued=$(class_stat "$h1" v1 1:1 qlen)
 ip -n "$h1" link set v1 down
+ip netns exec "$h1" tc -s -j qdisc show dev v1 root > "$out/qdisc.json"
+ip netns exec "$h1" tc -s class show dev v1 classid 1:1 > "$out/class.txt"
 # The occupancy histogram: every queued datagram (142 bytes on the wire)
 # counted once, in the log2 bucket of the backlog it found, up to the
 # peak's bucket.
