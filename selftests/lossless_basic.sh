@@ -62,13 +62,13 @@ ip netns exec "$h1" tc -s class show dev v1 classid 1:1 > "$out/class.txt"
 hist=$(python3 -c '
 import json, sys
 sys.path.insert(0, sys.argv[2])
+from qhist_fine import log2_bucket
 from tc_json import find
 c = [c for c in find(json.load(open(sys.argv[1])), "classes") if c["tc"] == 0][0]
 h, peak = c["qhist"], c["peak_backlog"]
 top = max(i for i, n in enumerate(h) if n)
 # the packet that made the peak found the peak less itself
-found = peak - 142
-want = 0 if found < 1024 else min(found.bit_length() - 10, 15)
+want = log2_bucket(peak - 142)
 print(sum(h), c["in"] - c["limit_drops"] - c["buffer_drops"], top, want,
       " ".join(map(str, h)))
 ' "$out/qdisc.json" "$TOOLS")

@@ -1137,21 +1137,26 @@ static const char * const lossless_wd_state_names[] = {
 	[TC_LOSSLESS_WD_PFC_OFF]	= "pfc_off",
 };
 
+/* Count @i of a histogram attribute (a __u64 array, 4-byte aligned only) */
+static __u64 lossless_qhist_count(struct rtattr *rta, int i)
+{
+	__u64 v;
+
+	memcpy(&v, (char *)RTA_DATA(rta) + i * sizeof(v), sizeof(v));
+	return v;
+}
+
 /* The occupancy histogram: " qhist N N ...", a JSON array */
 static void lossless_print_qhist(struct rtattr *rta)
 {
-	__u64 v;
 	int i;
 
 	if (!lossless_has(rta, TC_LOSSLESS_QHIST_BUCKETS * sizeof(__u64)))
 		return;
 	print_string(PRINT_FP, NULL, "%s", " qhist");
 	open_json_array(PRINT_JSON, "qhist");
-	for (i = 0; i < TC_LOSSLESS_QHIST_BUCKETS; i++) {
-		/* the payload is 4-byte aligned only */
-		memcpy(&v, (char *)RTA_DATA(rta) + i * sizeof(v), sizeof(v));
-		print_u64(PRINT_ANY, NULL, " %llu", v);
-	}
+	for (i = 0; i < TC_LOSSLESS_QHIST_BUCKETS; i++)
+		print_u64(PRINT_ANY, NULL, " %llu", lossless_qhist_count(rta, i));
 	close_json_array(PRINT_JSON, NULL);
 }
 
@@ -1179,8 +1184,7 @@ static void lossless_print_qhist_fine(struct rtattr *rta)
 	print_string(PRINT_FP, NULL, "%s", " qhist_fine");
 	open_json_array(PRINT_JSON, "qhist_fine");
 	for (i = 0; i < TC_LOSSLESS_QHIST_FINE_BUCKETS; i++) {
-		/* the payload is 4-byte aligned only */
-		memcpy(&v, (char *)RTA_DATA(rta) + i * sizeof(v), sizeof(v));
+		v = lossless_qhist_count(rta, i);
 		print_u64(PRINT_JSON, NULL, NULL, v);
 		if (!v)
 			continue;

@@ -17,6 +17,12 @@ import re
 BUCKETS = 113
 
 
+def log2_bucket(nbytes):
+    """The bucket of a backlog of NBYTES in the log2 qhist: [0, 1 KiB),
+    then [2^(i+9), 2^(i+10)), the last (15) from 16 MiB up."""
+    return 0 if nbytes < 1024 else min(nbytes.bit_length() - 10, 15)
+
+
 def low(i):
     """The lower edge of bucket I, in bytes."""
     if i < 16:
