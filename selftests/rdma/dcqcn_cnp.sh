@@ -61,10 +61,10 @@ run() {
 	local log rc tpid
 	log=$(mktemp)
 	if [ "$role" = server ]; then
-		timeout 300 "${perftest[@]}" > "$log" 2>&1
+		timeout "$(scaled 300)" "${perftest[@]}" > "$log" 2>&1
 		rc=$?
 	else
-		perftest_connect "$log" 60 2 timeout 120 "${perftest[@]}" "$server"
+		perftest_connect "$log" "$(scaled 60)" 2 timeout "$(scaled 120)" "${perftest[@]}" "$server"
 		rc=$?
 	fi
 	cat "$log"

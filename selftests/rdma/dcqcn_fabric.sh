@@ -162,7 +162,7 @@ rx)
 		[ "$run" = on ] && { tc qdisc change dev rx0 root lossless dcqcn np 3 || fail "np on"; }
 		# both senders at once: listen only when both wait to connect
 		# (they say so in the output directory all the VMs share)
-		for _ in $(seq 600); do
+		for _ in $(seq "$(scaled 600)"); do
 			[ -e "$VM_OUT/ready-s1-$run" ] && [ -e "$VM_OUT/ready-s2-$run" ] && break
 			sleep 0.5
 		done
@@ -171,9 +171,9 @@ rx)
 		ip netns exec sw python3 "$SAMPLER" --wall --bytes 0.1 3 sw-rx to-s1 to-s2 \
 			> "$VM_OUT/sw-$run.dat" &
 		spid=$!
-		timeout 300 "${perftest[@]}" -p 18515 > "$VM_OUT/rx-$run-1.log" 2>&1 &
+		timeout "$(scaled 300)" "${perftest[@]}" -p 18515 > "$VM_OUT/rx-$run-1.log" 2>&1 &
 		p1=$!
-		timeout 300 "${perftest[@]}" -p 18516 > "$VM_OUT/rx-$run-2.log" 2>&1
+		timeout "$(scaled 300)" "${perftest[@]}" -p 18516 > "$VM_OUT/rx-$run-2.log" 2>&1
 		wait "$p1"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
@@ -204,7 +204,7 @@ s1|s2)
 		python3 "$SAMPLER" --wall --dcqcn 0.1 3 "$dev" > "$VM_OUT/$role-$run.dat" &
 		spid=$!
 		touch "$VM_OUT/ready-$role-$run"
-		perftest_connect "$VM_OUT/$role-$run.log" 1500 0.2 timeout 200 "${perftest[@]}" "$RX"
+		perftest_connect "$VM_OUT/$role-$run.log" "$(scaled 1500)" 0.2 timeout "$(scaled 200)" "${perftest[@]}" "$RX"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
 		say "bw_$run $(perftest_bw "$VM_OUT/$role-$run.log")"

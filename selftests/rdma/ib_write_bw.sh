@@ -47,10 +47,10 @@ perftest+=(-x "$gid")
 
 log=$(mktemp)
 if [ "$role" = server ]; then
-	timeout 300 "${perftest[@]}" > "$log" 2>&1
+	timeout "$(scaled 300)" "${perftest[@]}" > "$log" 2>&1
 	rc=$?
 else
-	perftest_connect "$log" 60 2 timeout 120 "${perftest[@]}" "$server"
+	perftest_connect "$log" "$(scaled 60)" 2 timeout "$(scaled 120)" "${perftest[@]}" "$server"
 	rc=$?
 	echo "ib_write_bw.sh: client: $PERFTEST_TRIES attempt(s) to reach the server"
 fi

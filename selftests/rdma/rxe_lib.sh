@@ -3,6 +3,12 @@
 #
 # rxe_lib.sh: what the soft-RoCE guests of selftests/rdma share. Sourced.
 
+# scaled N: N (seconds, or tries of a wait) times the factor a slow kernel
+# puts on the tests' time limits (SELFTEST_TIMEOUT_SCALE, make check-debug)
+scaled() {
+	echo $(($1 * ${SELFTEST_TIMEOUT_SCALE:-1}))
+}
+
 # rxe_up DEV: rdma_rxe loaded and rxe0 on DEV. rxe computes its ICRC with
 # the kernel's crc32 crypto; without crc32_generic loaded first, rdma link
 # add fails with "failed to init crc32 algorithm err:-2".
@@ -19,7 +25,7 @@ gid_index() {
 	local want f i a b c d
 	IFS=. read -r a b c d <<< "$1"
 	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	for _ in $(seq 100); do
+	for _ in $(seq "$(scaled 100)"); do
 		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
 			i=${f##*/}
 			[ "$(cat "$f")" = "$want" ] || continue
