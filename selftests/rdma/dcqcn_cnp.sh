@@ -25,7 +25,7 @@ dev=to-${VM_PEERS%% *}
 server=192.0.2.1
 # -u 18: a QP timeout of 4 us * 2^18 (1 s): a paced QP's packets wait
 # longer than perftest's default 67 ms, and rxe must not resend them
-perftest=(ib_write_bw -d rxe0 -s 65536 -D 8 -u 18 --tclass=96)
+perftest=(ib_write_bw -d rxe0 -s 65536 -D "$(scaled 8)" -u 18 --tclass=96)
 # the second run: the QP's rate pinned at 4 Mbit/s from its first CNP on
 PIN=(rate-to-set-on-first-cnp 4mbit rpg-min-rate 4mbit rpg-ai-rate 0 rpg-hai-rate 0)
 
@@ -120,7 +120,7 @@ if [ "$role" = client ]; then
 	tshark -q -i "$dev" -F pcap -w "$cap" \
 		-f "src host $server and udp dst port 4791 and udp[8] = 0x81" 2> "$VM_OUT/tshark.err" &
 	tpid=$!
-	for _ in $(seq 100); do
+	for _ in $(seq "$(scaled 100)"); do
 		grep -q "Capturing on" "$VM_OUT/tshark.err" && break
 		sleep 0.2
 	done
@@ -128,7 +128,17 @@ fi
 run 1
 if [ "$role" = client ]; then
 	sleep 2
+	# SIGINT: tshark writes out what it has and ends; in the debug
+	# kernel one did not end in 15 minutes: the wait is bounded
 	kill -INT "$tpid"
+	for _ in $(seq "$(scaled 150)"); do
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$tpid" 2>/dev/null; then
+		say "tshark still running $(($(scaled 150) / 5)) s after SIGINT: killed, its capture may be short"
+		kill -KILL "$tpid"
+	fi
 	wait "$tpid"
 	say "capture $cap"
 fi

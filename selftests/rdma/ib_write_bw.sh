@@ -20,7 +20,7 @@ set -u
 role=${1:-${VM_NAME:-}}
 dev=to-${VM_PEERS%% *}
 server=192.0.2.1
-perftest=(ib_write_bw -d rxe0 -i 1 -s 65536 -D 5 --report_gbits)
+perftest=(ib_write_bw -d rxe0 -i 1 -s 65536 -D "$(scaled 5)" --report_gbits)
 
 fail() {
 	echo "ib_write_bw.sh: $role: FAIL: $*"

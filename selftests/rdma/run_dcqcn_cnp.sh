@@ -11,6 +11,9 @@
 # 4 Mbit/s is paced to it. One TAP result per point.
 #
 #   selftests/rdma/run_dcqcn_cnp.sh [scripts/vm-multi options]
+#
+# selftest-slow-kernel: advisory (CE marks, hence CNPs, need the client to
+# fill its 20 Mbit/s port; in the debug kernel soft-RoCE did not)
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
