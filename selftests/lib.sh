@@ -19,6 +19,8 @@ LOSSLESS_TOP=${LOSSLESS_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 export TC_LIB_DIR=${TC_LIB_DIR:-$LOSSLESS_TOP/tc}
 # A missing tc helper must fail loudly, not turn into "Unknown qdisc".
 export LD_BIND_NOW=1
+# shellcheck source=selftests/tools/wait_lib.sh
+. "$LOSSLESS_TOP/selftests/tools/wait_lib.sh"
 
 NAMESPACES=()
 

@@ -55,8 +55,7 @@ sink_start "$rx" "$out/rx.json" --port 9000 --idle 4 --count $((2 * COUNT)) --rc
 send_prio3 $COUNT $SIZE "$s1" "$s2"
 sink_wait
 sleep 0.5
-kill -INT $cap
-wait $cap
+capture_stop $cap "$(scaled 30)"
 xoff=$(class_sum "$sw" 3 pfc_tx_xoff p1)
 xon=$(class_sum "$sw" 3 pfc_tx_xon p1)
 hdrop=$(class_sum "$sw" 3 headroom_drops p1 p2)

@@ -128,18 +128,8 @@ fi
 run 1
 if [ "$role" = client ]; then
 	sleep 2
-	# SIGINT: tshark writes out what it has and ends; in the debug
-	# kernel one did not end in 15 minutes: the wait is bounded
-	kill -INT "$tpid"
-	for _ in $(seq "$(scaled 150)"); do
-		kill -0 "$tpid" 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 "$tpid" 2>/dev/null; then
-		say "tshark still running $(($(scaled 150) / 5)) s after SIGINT: killed, its capture may be short"
-		kill -KILL "$tpid"
-	fi
-	wait "$tpid"
+	# bounded: in the debug kernel one tshark did not end in 15 minutes
+	capture_stop "$tpid" "$(scaled 30)"
 	say "capture $cap"
 fi
 counters 1

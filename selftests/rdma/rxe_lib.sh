@@ -3,11 +3,8 @@
 #
 # rxe_lib.sh: what the soft-RoCE guests of selftests/rdma share. Sourced.
 
-# scaled N: N (seconds, or tries of a wait) times the factor a slow kernel
-# puts on the tests' time limits (SELFTEST_TIMEOUT_SCALE, make check-debug)
-scaled() {
-	echo $(($1 * ${SELFTEST_TIMEOUT_SCALE:-1}))
-}
+# shellcheck source=selftests/tools/wait_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tools/wait_lib.sh"
 
 # rxe_up DEV: rdma_rxe loaded and rxe0 on DEV. rxe computes its ICRC with
 # the kernel's crc32 crypto; without crc32_generic loaded first, rdma link
