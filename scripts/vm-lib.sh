@@ -89,7 +89,7 @@ vm_qemu() {
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/$name.console" \
 		-kernel "$img/vmlinuz" -initrd "$("$vm_top/scripts/vm-image" --initrd)" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 lossless.out=$out lossless.guest=$out/guest-$name.sh" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 lossless.out=$out lossless.guest=$out/guest-$name.sh${VM_APPEND:+ $VM_APPEND}" \
 		-fsdev "local,id=root,path=/,security_model=none,readonly=on" \
 		-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
 		-fsdev "local,id=out,path=$out,security_model=none" \
