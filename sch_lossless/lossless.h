@@ -204,7 +204,6 @@ static inline struct lossless_class *lossless_class_of(struct Qdisc *sch, unsign
 /* lossless_qdisc.c */
 int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
 		      const struct sk_buff *skb, u8 *tc);
-struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c);
 void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_class *c,
 				u32 quantum);
 
@@ -232,7 +231,7 @@ int lossless_port_attach(struct Qdisc *sch);
 void lossless_port_detach(struct Qdisc *sch);
 void lossless_port_configure(struct Qdisc *sch);
 int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio);
-void lossless_port_release(struct sk_buff *skb);
+void lossless_port_uncharge(struct sk_buff *skb);
 bool lossless_port_uplink(struct Qdisc *sch, int ifindex);
 void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
 			    struct lossless_port_stats *st);
@@ -253,6 +252,32 @@ int lossless_dump(struct Qdisc *sch, struct sk_buff *skb);
 int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d);
 int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q, int tc);
 void lossless_trim(struct Qdisc *sch);
+
+/* The packet leaves its queue, sent or dropped: release its charge, if any. */
+static inline void lossless_port_release(struct sk_buff *skb)
+{
+	if (lossless_skb_cb(skb)->port)
+		lossless_port_uncharge(skb);
+}
+
+/* Take the head packet of class @c off the queues (under the root lock). */
+static inline struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb = __qdisc_dequeue_head(&c->q);
+
+	lossless_port_release(skb);
+	c->qstats.backlog -= qdisc_pkt_len(skb);
+	if (!c->q.qlen) {
+		if (c->quantum)
+			list_del_init(&c->alist);
+		else
+			q->strict_busy &= ~BIT(c - q->classes);
+	}
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	return skb;
+}
 
 extern const struct Qdisc_class_ops lossless_class_ops;
 

@@ -6,6 +6,7 @@
 #ifndef _SCH_LOSSLESS_CLASSIFY_H
 #define _SCH_LOSSLESS_CLASSIFY_H
 
+#include <linux/pkt_sched.h>
 #include <linux/types.h>
 #include <uapi/linux/sch_lossless.h>
 
@@ -41,14 +42,30 @@ static inline u8 lossless_pcp_of_tci(u16 tci)
  * The priority of a packet: the PCP of its VLAN tag when it has one, else
  * skb->priority when that is an 802.1Q priority (0..7), else 0 (best effort).
  */
-u8 lossless_packet_prio(bool tagged, u16 tci, u32 skb_priority);
+static inline u8 lossless_packet_prio(bool tagged, u16 tci, u32 skb_priority)
+{
+	if (tagged)
+		return lossless_pcp_of_tci(tci);
+	if (skb_priority < TC_LOSSLESS_NUM_PRIO)
+		return skb_priority;
+	return 0;
+}
 
 /*
  * A skb->priority of the form MAJOR:MINOR whose MAJOR is this qdisc's handle
  * and MINOR one of its classes (1..TC_LOSSLESS_NUM_TC) picks the class
  * directly, as it does for prio and ets. Returns the traffic class, or -1.
  */
-int lossless_direct_tc(u32 skb_priority, u32 qdisc_handle);
+static inline int lossless_direct_tc(u32 skb_priority, u32 qdisc_handle)
+{
+	u32 minor = TC_H_MIN(skb_priority);
+
+	if (TC_H_MAJ(skb_priority) != qdisc_handle || !qdisc_handle)
+		return -1;
+	if (minor < 1 || minor > TC_LOSSLESS_NUM_TC)
+		return -1;
+	return minor - 1;
+}
 
 static inline u8 lossless_prio_to_tc(const struct lossless_prio_map *map, u8 prio)
 {

@@ -17,6 +17,7 @@
 #define _SCH_LOSSLESS_MARK_H
 
 #include <linux/bitops.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 #include <uapi/linux/sch_lossless.h>
@@ -37,8 +38,17 @@ struct lossless_ecn {
 
 void lossless_ecn_init(struct lossless_ecn *ecn);
 
-/* p(q) in millionths for a queue of @qlen bytes */
-u32 lossless_mark_prob(const struct lossless_ecn *ecn, u32 qlen);
+/* p(q) in millionths for a queue of @qlen bytes (inline: every packet asks) */
+static inline u32 lossless_mark_prob(const struct lossless_ecn *ecn, u32 qlen)
+{
+	if (qlen < ecn->kmin)
+		return 0;
+	if (qlen > ecn->kmax)
+		return LOSSLESS_PROB_ONE;
+	if (ecn->kmax == ecn->kmin)
+		return ecn->pmax;
+	return div_u64((u64)ecn->pmax * (qlen - ecn->kmin), ecn->kmax - ecn->kmin);
+}
 
 /*
  * lossless_mark_decide() - draw a marking decision

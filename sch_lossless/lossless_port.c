@@ -256,16 +256,16 @@ bool lossless_port_uplink(struct Qdisc *sch, int ifindex)
 	return uplink;
 }
 
-/* The packet leaves its queue, sent or dropped: release its charge. */
-void lossless_port_release(struct sk_buff *skb)
+/*
+ * The packet leaves its queue, sent or dropped: release its charge to the
+ * port it came in through (lossless_port_release() checks it has one).
+ */
+void lossless_port_uncharge(struct sk_buff *skb)
 {
 	struct lossless_skb_cb *cb = lossless_skb_cb(skb);
 	struct lossless_port *port = cb->port;
-	struct lossless_port_prio *pp;
+	struct lossless_port_prio *pp = &port->prio[cb->prio];
 
-	if (!port)
-		return;
-	pp = &port->prio[cb->prio];
 	spin_lock(&port->lock);
 	pp->bytes -= qdisc_pkt_len(skb);
 	if ((port->xoff & BIT(cb->prio)) && pp->bytes <= pp->xon) {

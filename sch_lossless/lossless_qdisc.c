@@ -70,9 +70,14 @@ static int lossless_dsfield(const struct sk_buff *skb)
 	return -1;
 }
 
-/* The packet's priority, or -1 when skb->priority names a class directly. */
-int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
-		      const struct sk_buff *skb, u8 *tc)
+/*
+ * The packet's priority, or -1 when skb->priority names a class directly;
+ * its traffic class in @tc. Inline in enqueue, out of line for the
+ * endpoint's congestion control (lossless_classify()).
+ */
+static __always_inline int lossless_classify_skb(struct lossless_sched_data *q,
+						 struct Qdisc *sch,
+						 const struct sk_buff *skb, u8 *tc)
 {
 	int direct = lossless_direct_tc(skb->priority, sch->handle);
 	u16 tci = 0;
@@ -93,6 +98,12 @@ int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
 	}
 	*tc = lossless_prio_to_tc(&q->prio_map, prio);
 	return prio;
+}
+
+int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
+		      const struct sk_buff *skb, u8 *tc)
+{
+	return lossless_classify_skb(q, sch, skb, tc);
 }
 
 /* The congestion point: mark an ECT packet CE with probability p(backlog). */
@@ -141,7 +152,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (unlikely(skb->protocol == htons(ETH_P_PAUSE)))
 		return lossless_enqueue_ctl(skb, sch, to_free);
-	prio = lossless_classify(q, sch, skb, &tc);
+	prio = lossless_classify_skb(q, sch, skb, &tc);
 	if (unlikely(q->hook_mask) && prio >= 0 && (q->hook_mask & BIT(prio)) &&
 	    skb->skb_iif && lossless_port_uplink(sch, skb->skb_iif) &&
 	    lossless_hook_remap(q, skb, prio, &tc)) {
@@ -204,25 +215,6 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
-}
-
-/* Take the head packet of class @c off the queues. */
-struct sk_buff *lossless_class_pop(struct Qdisc *sch, struct lossless_class *c)
-{
-	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct sk_buff *skb = __qdisc_dequeue_head(&c->q);
-
-	lossless_port_release(skb);
-	c->qstats.backlog -= qdisc_pkt_len(skb);
-	if (!c->q.qlen) {
-		if (c->quantum)
-			list_del_init(&c->alist);
-		else
-			q->strict_busy &= ~BIT(c - q->classes);
-	}
-	qdisc_qstats_backlog_dec(sch, skb);
-	sch->q.qlen--;
-	return skb;
 }
 
 /*
