@@ -9,6 +9,7 @@
  *   aiecn_search.c  heuristic mode: an online search on kmax
  *   aiecn_model.c   model mode: features and a multinomial logistic
  *                   regression picking a known scenario's thresholds
+ *   aiecn_pick.c    model mode: which scenario's thresholds are in force
  */
 #ifndef _AIECN_H
 #define _AIECN_H
@@ -155,5 +156,30 @@ int aiecn_model_load(struct aiecn_model *m, const char *path, char *err, size_t 
 /* The scenario's index if its probability (in *prob) reaches the confidence, else -1 */
 int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEATURES],
 			 double *prob);
+
+/*
+ * Model mode's choice of thresholds, one step per classification
+ * (aiecn_pick.c): the scenario in force (an index of the model's, -1:
+ * none, the search decides) and the one that would replace it.
+ */
+struct aiecn_pick {
+	int owned;		/* the scenario whose thresholds are in force, or -1 */
+	int candidate;		/* another one recognised, or -1 */
+	int cand_run;		/* samples in a row the candidate was recognised */
+	int unknown_run;	/* samples in a row nothing was recognised */
+	int hold;		/* unknown samples in a row before the search takes over */
+	int sw;			/* samples in a row another scenario needs to replace it */
+};
+
+enum aiecn_pick_action {
+	AIECN_PICK_HOLD,	/* keep what is installed */
+	AIECN_PICK_INSTALL,	/* install scenario p->owned's thresholds */
+	AIECN_PICK_RELEASE,	/* no scenario any more: restart the search from here */
+	AIECN_PICK_SEARCH,	/* no scenario: the search decides */
+};
+
+void aiecn_pick_init(struct aiecn_pick *p, int hold, int sw);
+/* One classification: @k the scenario recognised, or -1 */
+enum aiecn_pick_action aiecn_pick_step(struct aiecn_pick *p, int k);
 
 #endif /* _AIECN_H */

@@ -750,6 +750,77 @@ static void test_model_malformed(void)
 	CHECK(strstr(err, "No such file"));
 }
 
+/* @n steps of classification @k, each expected to give @want */
+static int pick_run(struct aiecn_pick *p, int k, int n, enum aiecn_pick_action want)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (aiecn_pick_step(p, k) != want)
+			return 0;
+	return 1;
+}
+
+static void test_pick_switch(void)
+{
+	struct aiecn_pick p;
+
+	aiecn_pick_init(&p, 4, 3);
+	/* nothing in force: the search decides; the first recognition installs */
+	CHECK(pick_run(&p, -1, 2, AIECN_PICK_SEARCH));
+	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 0);
+	CHECK(pick_run(&p, 0, 5, AIECN_PICK_HOLD));
+	/* another scenario twice, then the one in force again: it stays */
+	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_HOLD);
+	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(p.owned, 0);
+	/* a third in between starts the count again */
+	CHECK_EQ(aiecn_pick_step(&p, 2), AIECN_PICK_HOLD);
+	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(p.owned, 0);
+	/* three in a row replace it, on the third */
+	CHECK_EQ(aiecn_pick_step(&p, 1), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 1);
+	CHECK(pick_run(&p, 1, 3, AIECN_PICK_HOLD));
+}
+
+static void test_pick_unknown(void)
+{
+	struct aiecn_pick p;
+
+	aiecn_pick_init(&p, 4, 3);
+	CHECK_EQ(aiecn_pick_step(&p, 2), AIECN_PICK_INSTALL);
+	/* unknown three times: held; recognised again: the count restarts */
+	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, 2), AIECN_PICK_HOLD);
+	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	/* an unknown sample breaks another scenario's run */
+	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_HOLD);
+	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(p.owned, 2);
+	/* unknown four times in a row: released to the search */
+	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_RELEASE);
+	CHECK_EQ(p.owned, -1);
+	CHECK(pick_run(&p, -1, 3, AIECN_PICK_SEARCH));
+	/* from the search, a recognition installs at once */
+	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 0);
+	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_HOLD);
+	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(p.owned, 0);
+	/* hold and switch of 0 or less act as 1 */
+	aiecn_pick_init(&p, 0, -5);
+	CHECK_EQ(aiecn_pick_step(&p, 1), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_RELEASE);
+	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_SEARCH);
+}
+
 static const struct tap_test tests[] = {
 	{ "hist: bucket upper bounds", test_hist_upper },
 	{ "hist: empty, bucket 0, bucket 15, q out of range", test_hist_edges },
@@ -768,6 +839,8 @@ static const struct tap_test tests[] = {
 	{ "model: load", test_model_load },
 	{ "model: classify and confidence", test_model_classify },
 	{ "model: malformed files name the line", test_model_malformed },
+	{ "model: another scenario replaces the one in force only in a run", test_pick_switch },
+	{ "model: unknown samples hold, then release to the search", test_pick_unknown },
 };
 
 int main(void)

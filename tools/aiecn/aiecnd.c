@@ -31,9 +31,12 @@
  * recognise this many samples in a row (one window): a scenario's windows
  * straddle its phases (an incast's bursts and gaps) and fall under the
  * confidence now and then, and a search started at each of those would
- * pull the thresholds away from what the scenario wants.
+ * pull the thresholds away from what the scenario wants. For the same
+ * reason another scenario replaces it only once recognised for a window's
+ * samples in a row (aiecn_pick.c).
  */
 #define AIECND_MODEL_HOLD	AIECND_MODEL_WINDOW
+#define AIECND_MODEL_SWITCH	AIECND_MODEL_WINDOW
 #define AIECND_SUMMARY_S	10	/* seconds between summaries */
 #define AIECND_NL_TIMEOUT_MS	1000	/* at most, for one netlink answer */
 #define AIECND_Q_SUMMARY	0.99	/* the summary's queue quantile */
@@ -57,9 +60,7 @@ struct tclass {
 	struct aiecn_bounds b;
 	struct aiecn_search search;
 	/* model mode */
-	int model_owned;	/* cur is a recognised scenario's, not the search's */
-	const char *scenario;	/* the scenario recognised last; NULL: unknown */
-	int unknown_run;	/* samples in a row the model did not recognise */
+	struct aiecn_pick pick;	/* the scenario in force, if any */
 	struct aiecn_sample win[AIECND_MODEL_WINDOW];	/* ring of the last samples */
 	int nwin, win_next;
 	/* the baseline of the next sample */
@@ -197,25 +198,23 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 	if (c->nwin == AIECND_MODEL_WINDOW &&
 	    aiecn_features(c->win, c->nwin, f) == AIECN_NFEATURES)
 		k = aiecn_model_classify(&d->model, f, &p);
-	if (k >= 0) {
-		c->unknown_run = 0;
-		m = &d->model.cls[k];
+	switch (aiecn_pick_step(&c->pick, k)) {
+	case AIECN_PICK_HOLD:
+		return;
+	case AIECN_PICK_INSTALL:
+		m = &d->model.cls[c->pick.owned];
 		t = m->t;
 		clamped = aiecn_clamp(&t, &c->b);
-		c->model_owned = 1;
-		c->scenario = m->name;
 		snprintf(reason, sizeof(reason), "model: scenario %s (p %.2f)%s", m->name, p,
 			 clamped ? ", clamped into the bounds" : "");
 		tune_to(d, c, &t, reason);
 		return;
-	}
-	/* Unknown: held a window long, then the search goes on from there */
-	if (c->model_owned && ++c->unknown_run < AIECND_MODEL_HOLD)
-		return;
-	c->scenario = NULL;
-	if (c->model_owned) {
+	case AIECN_PICK_RELEASE:
+		/* unknown for a window: the search goes on from there */
 		search_restart(c);
-		c->model_owned = 0;
+		break;
+	case AIECN_PICK_SEARCH:
+		break;
 	}
 	if (aiecn_search_step(&c->search, x, &t, &why)) {
 		if (c->nwin < AIECND_MODEL_WINDOW)
@@ -249,7 +248,8 @@ static void log_summary(struct aiecnd *d, struct tclass *c)
 
 	fmt_ecn(&c->cur, ecn, sizeof(ecn));
 	if (d->mode == AIECND_MODEL)
-		snprintf(state, sizeof(state), "model: %s", c->scenario ? c->scenario : "search");
+		snprintf(state, sizeof(state), "model: %s",
+			 c->pick.owned >= 0 ? d->model.cls[c->pick.owned].name : "search");
 	else
 		snprintf(state, sizeof(state), "%s", aiecnd_mode_name(d->mode));
 	if (!s->n || !(s->t > 0)) {
@@ -296,9 +296,7 @@ static void class_resync(struct aiecnd *d, struct tclass *c)
 		}
 	}
 	search_restart(c);
-	c->model_owned = 0;
-	c->scenario = NULL;
-	c->unknown_run = 0;
+	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH);
 	c->nwin = 0;
 	c->win_next = 0;
 	c->have_prev = 0;
@@ -518,6 +516,7 @@ static int class_setup(struct aiecnd *d, struct tclass *c)
 		return 2;
 	}
 	search_restart(c);
+	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH);
 	return 0;
 }
 

@@ -27,6 +27,12 @@
 #   high     static kmin $HIGH_KMIN kmax $HIGH_KMAX pmax $PMAX%
 #   aiecnd   aiecnd (auto mode, the model in tools/aiecn/model/aiecn.model)
 #            started from the high setting
+# aiecnd runs in every run: for low and high in --mode static, reading
+# the same telemetry at the same interval and changing nothing. Here the
+# switch, the senders and the daemon share the VM's two emulated CPUs, so
+# the reading costs the data path (on a switch it is the control CPU's
+# work); so it costs all three settings alike, and each run's results
+# line says how much CPU time aiecnd took (aiecnd_cpu_ms).
 #
 # Each run lasts $DURATION s (REPEAT runs of each setting, interleaved); the measures are taken over the last
 # $MEASURE s of it (measure.py): throughput, p99 queueing delay, XOFF
@@ -127,7 +133,7 @@ ecn() {
 
 # run SCENARIO SETTING [KMAX]: one run; its line appended to results.txt
 run() {
-	local scen=$1 set=$2 kmax=${3:-} aie="" m fct
+	local scen=$1 set=$2 kmax=${3:-} aie="" m fct cpu
 	SENDERS=()
 	fabric_qdiscs "trust dscp pfc 3 speed 100mbit response 20ms" "" \
 		"trust dscp pfc 3 rate 100mbit" "$CLASS_OPTS" || return 1
@@ -153,6 +159,10 @@ run() {
 		ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 --mode static \
 			--features "$OUT/features-$scen.dat" --log /dev/null &
 		aie=$!
+	else
+		ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 --mode static \
+			--log /dev/null &
+		aie=$!
 	fi
 	senders "$scen"
 	sleep $((DURATION - MEASURE - 1))
@@ -160,7 +170,10 @@ run() {
 	sleep "$MEASURE"
 	python3 "$EXP/snap.py" "$sw" 3 prx $(seq -f "p%g" $N) > "$out/b.json"
 	wait "${SENDERS[@]}"
-	[ -n "$aie" ] && kill "$aie" && wait "$aie"
+	# its CPU time (utime + stime, in clock ticks), then stop it
+	cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' \
+		"/proc/$aie/stat" 2>/dev/null)
+	kill "$aie" && wait "$aie"
 	kill "$sink"
 	wait "$sink"
 	m=$(python3 "$EXP/measure.py" "$out/a.json" "$out/b.json" "$RATE_BPS" prx \
@@ -175,7 +188,8 @@ print("flows=%d fct_p99_ms=%.1f errors=%d" % (
 PY
 )
 	rm -f "$out"/tx*.json
-	echo "scenario=$scen setting=$set${kmax:+ kmax=$kmax} $m $fct" | tee -a "$OUT/results.txt"
+	echo "scenario=$scen setting=$set${kmax:+ kmax=$kmax} $m $fct aiecnd_cpu_ms=${cpu:-0}" |
+		tee -a "$OUT/results.txt"
 }
 
 for scen in $SCENARIOS; do
