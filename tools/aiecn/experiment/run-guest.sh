@@ -94,8 +94,11 @@ sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n \
 	net.ipv4.tcp_allowed_congestion_control) dctcp"
 fabric $N || { echo "run-guest: cannot build the fabric" >&2; exit 1; }
 for ns in "$rx" $(for i in $(seq $N); do fabric_ns "$i"; done); do
+	# no TCP metrics carried from one run's connections to the next's
+	# (ssthresh and RTT learnt under another setting)
 	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control=dctcp \
-		net.ipv4.tcp_ecn=1 || { echo "run-guest: no DCTCP in this kernel" >&2; exit 1; }
+		net.ipv4.tcp_ecn=1 net.ipv4.tcp_no_metrics_save=1 ||
+		{ echo "run-guest: no DCTCP in this kernel" >&2; exit 1; }
 done
 ip -n "$rx" route add 192.0.2.0/24 dev eth0 2>/dev/null
 for i in $(seq $N); do
