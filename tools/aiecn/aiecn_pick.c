@@ -18,11 +18,16 @@
  */
 #include "aiecn.h"
 
+static void forget_candidate(struct aiecn_pick *p)
+{
+	p->candidate = -1;
+	p->cand_run = 0;
+}
+
 void aiecn_pick_init(struct aiecn_pick *p, int hold, int sw)
 {
 	p->owned = -1;
-	p->candidate = -1;
-	p->cand_run = 0;
+	forget_candidate(p);
 	p->unknown_run = 0;
 	p->hold = hold > 0 ? hold : 1;
 	p->sw = sw > 0 ? sw : 1;
@@ -31,8 +36,7 @@ void aiecn_pick_init(struct aiecn_pick *p, int hold, int sw)
 enum aiecn_pick_action aiecn_pick_step(struct aiecn_pick *p, int k)
 {
 	if (k < 0) {
-		p->candidate = -1;
-		p->cand_run = 0;
+		forget_candidate(p);
 		if (p->owned < 0)
 			return AIECN_PICK_SEARCH;
 		if (++p->unknown_run < p->hold)
@@ -42,22 +46,19 @@ enum aiecn_pick_action aiecn_pick_step(struct aiecn_pick *p, int k)
 		return AIECN_PICK_RELEASE;
 	}
 	p->unknown_run = 0;
-	if (p->owned < 0 || k == p->owned) {
-		p->candidate = -1;
-		p->cand_run = 0;
-		if (p->owned == k)
-			return AIECN_PICK_HOLD;
-		p->owned = k;
-		return AIECN_PICK_INSTALL;
-	}
-	if (k != p->candidate) {
-		p->candidate = k;
-		p->cand_run = 0;
-	}
-	if (++p->cand_run < p->sw)
+	if (k == p->owned) {
+		forget_candidate(p);
 		return AIECN_PICK_HOLD;
+	}
+	if (p->owned >= 0) {
+		if (k != p->candidate) {
+			p->candidate = k;
+			p->cand_run = 0;
+		}
+		if (++p->cand_run < p->sw)
+			return AIECN_PICK_HOLD;
+	}
 	p->owned = k;
-	p->candidate = -1;
-	p->cand_run = 0;
+	forget_candidate(p);
 	return AIECN_PICK_INSTALL;
 }

@@ -136,7 +136,7 @@ ecn() {
 
 # run SCENARIO SETTING [KMAX]: one run; its line appended to results.txt
 run() {
-	local scen=$1 set=$2 kmax=${3:-} aie="" m fct cpu
+	local scen=$1 set=$2 kmax=${3:-} aie m fct cpu
 	SENDERS=()
 	fabric_qdiscs "trust dscp pfc 3 speed 100mbit response 20ms" "" \
 		"trust dscp pfc 3 rate 100mbit" "$CLASS_OPTS" || return 1
@@ -153,20 +153,18 @@ run() {
 	ip netns exec "$rx" "$TOOLS/tcpgen" sink --port $PORT --cc dctcp > "$out/rx.json" &
 	local sink=$!
 	sleep 0.5
-	if [ "$set" = aiecnd ]; then
-		# shellcheck disable=SC2086
-		ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 \
-			$AIECND_MODE $AIECND_OPTS --log "$OUT/aiecnd-$scen.log" &
-		aie=$!
-	elif [ "$set" = sweep ]; then
-		ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 --mode static \
-			--features "$OUT/features-$scen.dat" --log /dev/null &
-		aie=$!
-	else
-		ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 --mode static \
-			--log /dev/null &
-		aie=$!
-	fi
+	# aiecnd tunes in its own setting; in the others it only reads (and in
+	# the sweep records the model's features)
+	local aie_args=(--mode static --log /dev/null)
+	case $set in
+	aiecnd)
+		# shellcheck disable=SC2206 # options, split on purpose
+		aie_args=($AIECND_MODE $AIECND_OPTS --log "$OUT/aiecnd-$scen.log") ;;
+	sweep)
+		aie_args+=(--features "$OUT/features-$scen.dat") ;;
+	esac
+	ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 "${aie_args[@]}" &
+	aie=$!
 	senders "$scen"
 	sleep $((DURATION - MEASURE - 1))
 	python3 "$EXP/snap.py" "$sw" 3 prx $(seq -f "p%g" $N) > "$out/a.json"
@@ -191,7 +189,7 @@ print("flows=%d fct_p99_ms=%.1f errors=%d" % (
 PY
 )
 	rm -f "$out"/tx*.json
-	echo "scenario=$scen setting=$set${kmax:+ kmax=$kmax} $m $fct aiecnd_cpu_ms=${cpu:-0}" |
+	echo "scenario=$scen setting=$set${kmax:+ kmax=$kmax} $m $fct aiecnd_cpu_ms=${cpu:-unknown}" |
 		tee -a "$OUT/results.txt"
 }
 
