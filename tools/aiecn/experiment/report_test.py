@@ -106,5 +106,14 @@ kmax, r, best = train.thresholds(rows, "x")
 ok(kmax == 32 * 1024 and best == 20.5,
    "of the kmax that hold the throughput with PFC silent, the lowest p99")
 
+# train.py's windows of a scenario: the sweep's, then the comparisons'
+with tempfile.TemporaryDirectory() as d:
+    for name in ("features-long.dat", "features-long-aiecnd.dat", "features-long-high.dat",
+                 "features-longer.dat", "features-mixed-low.dat", "features-long-x.txt"):
+        open(os.path.join(d, name), "w").close()
+    got = [os.path.basename(p) for p in train.feature_files(d, "long")]
+    ok(got == ["features-long.dat", "features-long-aiecnd.dat", "features-long-high.dat"],
+       "a scenario's windows: its sweep's file first, then its comparison runs' only")
+
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

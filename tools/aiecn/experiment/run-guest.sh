@@ -37,7 +37,8 @@
 # Each run lasts $DURATION s (REPEAT runs of each setting, interleaved); the measures are taken over the last
 # $MEASURE s of it (measure.py): throughput, p99 queueing delay, XOFF
 # frames. One line per run into OUTDIR/results.txt; aiecnd's log into
-# OUTDIR/aiecnd-SCENARIO.log.
+# OUTDIR/aiecnd-SCENARIO.log, the features of every 2 s window (aiecnd
+# --features, whatever the setting) into OUTDIR/features-SCENARIO-SETTING.dat.
 #
 # --sweep runs every scenario under the settings of $SWEEP (kmax values;
 # kmin kmax/4) with aiecnd in static mode recording the model's features
@@ -153,16 +154,18 @@ run() {
 	ip netns exec "$rx" "$TOOLS/tcpgen" sink --port $PORT --cc dctcp > "$out/rx.json" &
 	local sink=$!
 	sleep 0.5
-	# aiecnd tunes in its own setting; in the others it only reads (and in
-	# the sweep records the model's features)
-	local aie_args=(--mode static --log /dev/null)
+	# aiecnd tunes in its own setting; in the others it only reads. In
+	# every run it records the model's features: the sweep's are the
+	# training data, a comparison's can be added to them
+	local aie_args=(--mode static --log /dev/null) feat=$OUT/features-$scen-$set.dat
 	case $set in
 	aiecnd)
 		# shellcheck disable=SC2206 # options, split on purpose
 		aie_args=($AIECND_MODE $AIECND_OPTS --log "$OUT/aiecnd-$scen.log") ;;
 	sweep)
-		aie_args+=(--features "$OUT/features-$scen.dat") ;;
+		feat=$OUT/features-$scen.dat ;;
 	esac
+	aie_args+=(--features "$feat")
 	ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 "${aie_args[@]}" &
 	aie=$!
 	senders "$scen"

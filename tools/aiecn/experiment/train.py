@@ -9,7 +9,10 @@ per run: scenario, the kmax swept, throughput, p99 queueing delay, XOFF
 frames; the lines of every sweep so far, as scripts/aiecn-experiment
 --train appends them) and features-SCENARIO.dat (aiecnd --features, of
 the last sweep: one feature vector per 2 s window of every run, whatever
-the thresholds were).
+the thresholds were). Windows of comparison runs, which the experiment
+writes as features-SCENARIO-SETTING.dat (results/aiecn), are training
+data too when copied into SWEEPDIR: a window's label is its scenario,
+whatever thresholds were in force.
 
 1. Each scenario's thresholds, from the means over the sweeps of each
    kmax's throughput and p99 (one run varies by about 5%; the p99, read
@@ -49,6 +52,13 @@ def read_results(path):
             if kv.get("setting") == "sweep":
                 rows.append(kv)
     return rows
+
+
+def feature_files(sweep, scen):
+    """The sweep's windows of SCEN first, then any comparison run's"""
+    names = sorted(n for n in os.listdir(sweep)
+                   if re.fullmatch(r"features-%s-\w+\.dat" % re.escape(scen), n))
+    return [os.path.join(sweep, n) for n in ["features-%s.dat" % scen] + names]
 
 
 def read_features(path):
@@ -148,11 +158,15 @@ def main():
     rows = read_results(os.path.join(sweep, "results.txt"))
     scens = sorted({r["scenario"] for r in rows})
     data, labels, chosen, pmax = [], [], {}, 20
+    sources = []
     for k, scen in enumerate(scens):
-        xs, pm = read_features(os.path.join(sweep, "features-%s.dat" % scen))
-        pmax = pm or pmax
-        data += xs
-        labels += [k] * len(xs)
+        for i, path in enumerate(feature_files(sweep, scen)):
+            xs, pm = read_features(path)
+            if not i:
+                pmax = pm or pmax
+            data += xs
+            labels += [k] * len(xs)
+            sources.append((os.path.basename(path), len(data) - len(xs), len(data)))
         chosen[scen] = thresholds(rows, scen)
     mean, scale = standardise(data)
     zs = [[(v - m) / s for v, m, s in zip(x, mean, scale)] for x in data]
@@ -166,8 +180,18 @@ def main():
     out = []
     out.append("# aiecnd model (aiecn_model.c's format), written by")
     out.append("# tools/aiecn/experiment/train.py from the sweeps in tools/aiecn/data/")
-    out.append("# (run-guest.sh --sweep: %d runs; the last sweep's %d windows of 2 s)"
-               % (len(rows), len(data)))
+    out.append("# (run-guest.sh --sweep: %d runs; %d windows of 2 s)" % (len(rows), len(data)))
+    # what the final fit makes of each file's windows: a scenario taken
+    # for another under thresholds it never saw in the sweep shows here
+    for name, lo, hi in sources:
+        got = {}
+        for i in range(lo, hi):
+            p = softmax(scores(w, zs[i]))
+            c = max(range(len(p)), key=lambda j: p[j])
+            key = scens[c] if p[c] >= CONFIDENCE else "unknown"
+            got[key] = got.get(key, 0) + 1
+        out.append("#   %s: %d windows, taken for %s" % (
+            name, hi - lo, ", ".join("%s %d" % kv for kv in sorted(got.items()))))
     out.append("# held-out windows (every fifth): %d of %d recognised (p >= %.2f), %d of them right"
                % (rec, n, CONFIDENCE, right))
     out.append("# all windows, final fit: %d of %d recognised, %d right" % (rec_all, n_all, right_all))
