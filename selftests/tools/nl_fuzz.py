@@ -14,13 +14,21 @@ largest, one past), wrong lengths, duplicated and unknown attributes,
 missing options and nested garbage. Checks:
 
 - every rejection carries an extack message (NLMSGERR_ATTR_MSG);
-- a rejected request changes nothing: after every Nth rejection (default
-  1: each) and after the last request, the dump of the qdisc and its
-  classes (their TCA_OPTIONS) is the one taken after the last accepted
-  request.
+- a rejected request changes nothing: the dump of the qdisc and its
+  classes (their TCA_OPTIONS) after it is the one before it. Requests
+  0, N, 2N... (--check-every N, default 1: every request) and the last
+  one are checked: before a checked request, the state is dumped if an
+  accepted request has changed it since the last dump; after it, if it
+  was rejected, dumped again and compared. A check so covers the
+  rejections since the last dump, and with N > 1 a run in a slow kernel
+  spends its time on the requests rather than on the dumps.
+- after the last request, the dump is the one taken after the last
+  accepted request (in the last N requests, an accepted one is dumped at
+  once; before them, by the check that follows it).
 
 Prints "nl_fuzz: KEY VALUE" lines (requests, accepted, rejected,
-no_extack, changed, the errors seen by errno) and exits 1 when a check
+checked: the rejections a check covered, no_extack, changed, the errors
+seen by errno) and exits 1 when a check
 failed.
 """
 import errno
@@ -257,18 +265,27 @@ def main():
     fz = Fuzzer(rnd, uapi_numbers(uapi))
     nl = Netlink()
     expect = nl.state(ifindex)
-    stats = {"requests": 0, "accepted": 0, "rejected": 0, "no_extack": 0, "changed": 0}
+    known = True    # expect is the state now: no request accepted since
+    pending = 0     # rejections since then, which the next check covers
+    stats = {"requests": 0, "accepted": 0, "rejected": 0, "checked": 0, "no_extack": 0,
+             "changed": 0}
     errors = {}
     bad = []
     print("nl_fuzz: seed %d dcqcn %d" % (seed, dcqcn), flush=True)
     for i in range(count):
+        check = i % every == 0 or i == count - 1
+        if check and not known:
+            expect, known = nl.state(ifindex), True
         nl.seq += 1
         kind, msg = fz.request(ifindex, nl.seq, dcqcn)
         err, text = nl.ack(msg)
         stats["requests"] += 1
         if err == 0:
             stats["accepted"] += 1
-            expect = nl.state(ifindex)
+            known, pending = False, 0
+            if i >= count - every:
+                # the tail: the final check's reference
+                expect, known = nl.state(ifindex), True
             continue
         stats["rejected"] += 1
         name = errno.errorcode.get(err, str(err))
@@ -277,14 +294,19 @@ def main():
             stats["no_extack"] += 1
             if len(bad) < 10:
                 bad.append("no extack: errno %s for %s" % (name, msg.hex()))
-        if stats["rejected"] % every == 0 or i == count - 1:
+        if not known:
+            continue
+        pending += 1
+        if check:
+            stats["checked"] += pending
             now = nl.state(ifindex)
             if now != expect:
                 stats["changed"] += 1
                 if len(bad) < 10:
-                    bad.append("a rejected request changed the dump: errno %s, %s for %s" %
-                               (name, text, msg.hex()))
+                    bad.append("one of the %d rejected requests up to this one changed the "
+                               "dump: errno %s, %s for %s" % (pending, name, text, msg.hex()))
                 expect = now
+            pending = 0
     if nl.state(ifindex) != expect:
         stats["changed"] += 1
         bad.append("the final dump is not the last accepted configuration")
