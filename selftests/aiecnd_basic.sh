@@ -70,7 +70,8 @@ ip netns exec "$h1" "$TOOLS/udpgen" --dst 192.0.2.2 --port 5001 --size 1000 \
 gen=$!
 CLEANUP_HOOKS+=("kill $gen 2>/dev/null")
 ip netns exec "$h1" "$AIECND" --dev v1 --class 0 --mode heuristic --interval 100 \
-	--kmax-lo 32k --log "$out/aiecnd.log" > "$out/aiecnd.out" 2>&1 &
+	--kmax-lo 32k --log "$out/aiecnd.log" --features "$out/features" --samples "$out/samples" \
+	> "$out/aiecnd.out" 2>&1 &
 daemon=$!
 CLEANUP_HOOKS+=("kill $daemon 2>/dev/null")
 sleep 12
@@ -113,6 +114,19 @@ after=$(ecn_of)
 [ $rc -eq 0 ] && [ "$after" = "$before" ]
 check_err $? "after SIGTERM: status $rc, class 1:1 at '$after', expected '$before': $(tail -n 3 "$out/aiecnd.log")"
 log_test "SIGTERM: static values back ($after), status 0"
+
+# the samples recorded, replayed, make the features aiecnd recorded: the
+# same windows (started again when the telemetry was lost) and values
+"$LOSSLESS_TOP/tools/aiecn/aiecn_replay" "$out/samples" > "$out/replayed"
+check_err $? "aiecn_replay failed on the recorded samples"
+windows=$(grep -vc '^#' "$out/features")
+grep -v '^#' "$out/features" > "$out/features.lines"
+grep -v '^#' "$out/replayed" > "$out/replayed.lines"
+diff "$out/features.lines" "$out/replayed.lines" > "$out/diff"
+check_err $? "replayed features differ from the recorded ones: $(head -n 4 "$out/diff")"
+[ "$windows" -ge 5 ] && grep -q '^# .*: a new window' "$out/samples"
+check_err $? "$windows windows recorded, or no new window after the telemetry loss"
+log_test "aiecn_replay of the recorded samples gives aiecnd's $windows feature lines"
 kill "$gen" 2>/dev/null
 wait "$gen" 2>/dev/null
 

@@ -10,6 +10,8 @@
  *   aiecn_model.c   model mode: features and a multinomial logistic
  *                   regression picking a known scenario's thresholds
  *   aiecn_pick.c    model mode: which scenario's thresholds are in force
+ *   aiecn_record.c  the model's window of samples, and samples and
+ *                   features as text lines (recorded, then replayed)
  */
 #ifndef _AIECN_H
 #define _AIECN_H
@@ -181,5 +183,53 @@ enum aiecn_pick_action {
 void aiecn_pick_init(struct aiecn_pick *p, int hold, int sw);
 /* One classification: @k the scenario recognised, or -1 */
 enum aiecn_pick_action aiecn_pick_step(struct aiecn_pick *p, int k);
+
+/*
+ * The model's window (aiecn_record.c): the last AIECN_WINDOW samples of a
+ * class. The model classifies it at every sample once it is full; what
+ * is recorded for training is every full window that does not overlap
+ * the previous one recorded (each time the ring wraps).
+ */
+#define AIECN_WINDOW		20	/* 2 s at aiecnd's 10 Hz */
+
+struct aiecn_window {
+	struct aiecn_sample x[AIECN_WINDOW];	/* a ring, oldest at next once full */
+	int n;			/* samples in it, up to AIECN_WINDOW */
+	int next;		/* where the next one goes */
+};
+
+void aiecn_window_reset(struct aiecn_window *w);
+/* Add @x; 1 when this completed a window that overlaps no recorded one */
+int aiecn_window_add(struct aiecn_window *w, const struct aiecn_sample *x);
+
+/*
+ * Text records. A sample line is "TIME DEV CLASS" then the sample's
+ * fields (AIECN_SAMPLE_FIELDS) then "KMIN KMAX PMAX" in force; a
+ * features line is "TIME DEV CLASS" then the AIECN_NFEATURES features then
+ * "KMIN KMAX PMAX". Lines starting with '#' are comments; in a samples
+ * file each one also ends every window (aiecnd writes one when it starts
+ * and when it begins a class's window again).
+ */
+#define AIECN_SAMPLES_HEADER \
+	"# time dev class interval_s line_rate tx_bytes enq_pkts marked xoff_tx pfc_rx" \
+	" qlen_now hist0..hist15 kmin kmax pmax"
+#define AIECN_FEATURES_HEADER \
+	"# time dev class util burst empty q99 mark pause kmin kmax pmax_ppm"
+
+/* The sample's fields, blank-separated, no newline; the length, or -1 if it did not fit */
+int aiecn_sample_format(const struct aiecn_sample *x, char *buf, size_t len);
+/* The fields aiecn_sample_format() writes, from @s; 0 and *end after them, or -1 */
+int aiecn_sample_parse(const char *s, struct aiecn_sample *x, const char **end);
+/*
+ * The marking in force, as recorded: kmin and kmax in bytes, pmax in the
+ * kernel's millionths (as the class holds it)
+ */
+struct aiecn_record_ecn {
+	uint32_t kmin, kmax, pmax;
+};
+
+/* One features line (with its newline) into @buf; the length, or -1 if it did not fit */
+int aiecn_features_format(double now, const char *dev, int tc, const double f[AIECN_NFEATURES],
+			  const struct aiecn_record_ecn *e, char *buf, size_t len);
 
 #endif /* _AIECN_H */

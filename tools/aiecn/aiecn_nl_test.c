@@ -801,14 +801,16 @@ static void test_args(void)
 	CHECK_EQ(cfg.set, 0);
 	CHECK_EQ(cfg.b.pmax_lo, 1);
 	CHECK_EQ(cfg.b.pmax_hi, 100);
-	CHECK(!cfg.keep_on_exit && !cfg.log && !cfg.model && !cfg.features);
+	CHECK(!cfg.keep_on_exit && !cfg.log && !cfg.model && !cfg.features &&
+	      !cfg.samples);
 
 	if (!CHECK_EQ(args(&cfg, err, sizeof(err), "--dev=sw1p2", "--class", "0", "--class=7",
 			   "--interval", "250", "--mode", "model", "--model", "m.txt",
 			   "--kmin-lo", "2k", "--kmax-lo", "10k", "--kmax-hi=1m",
 			   "--pmax-lo", "2", "--pmax-hi", "50%", "--allowance", "4096",
 			   "--stale", "2000", "--log", "/tmp/x.log", "--duration", "30",
-			   "--features", "/tmp/f.dat", "--keep-on-exit", NULL), 0))
+			   "--features", "/tmp/f.dat", "--samples=/tmp/s.dat", "--keep-on-exit",
+			   NULL), 0))
 		note("err: %s", err);
 	CHECK_STR(cfg.dev, "sw1p2");
 	CHECK_EQ(cfg.nclasses, 2);
@@ -828,6 +830,7 @@ static void test_args(void)
 	CHECK_EQ(cfg.stale_ms, 2000);
 	CHECK_STR(cfg.log, "/tmp/x.log");
 	CHECK_STR(cfg.features, "/tmp/f.dat");
+	CHECK_STR(cfg.samples, "/tmp/s.dat");
 	CHECK_EQ(cfg.duration_s, 30);
 	CHECK(cfg.keep_on_exit);
 

@@ -821,6 +821,112 @@ static void test_pick_unknown(void)
 	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_SEARCH);
 }
 
+/* A made-up sample, different for every i */
+static void record_sample(int i, struct aiecn_sample *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->interval_s = 0.1 + i * 0.000123456789;
+	x->line_rate = 2500000.0 / 3;
+	x->tx_bytes = 100000 + 7919 * (uint64_t)i;
+	x->enq_pkts = 60 + (i * 37) % 50;
+	x->marked = (i * 13) % 30;
+	x->xoff_tx = i % 7 == 0;
+	x->pfc_rx = i % 11 == 0;
+	x->qlen_now = 1500 * (uint32_t)(i % 9);
+	x->hist[0] = 20 + i % 5;
+	x->hist[4 + i % 8] = 30 + (uint64_t)i;
+	x->hist[AIECN_HIST_BUCKETS - 1] = i == 3 ? UINT64_MAX : 0;
+}
+
+static int same_sample(const struct aiecn_sample *a, const struct aiecn_sample *b)
+{
+	return a->interval_s == b->interval_s && a->line_rate == b->line_rate &&
+	       a->tx_bytes == b->tx_bytes && a->enq_pkts == b->enq_pkts &&
+	       a->marked == b->marked && a->xoff_tx == b->xoff_tx && a->pfc_rx == b->pfc_rx &&
+	       a->qlen_now == b->qlen_now && !memcmp(a->hist, b->hist, sizeof(a->hist));
+}
+
+static void test_record_sample(void)
+{
+	struct aiecn_sample x, y;
+	const char *end;
+	char line[512], small[40];
+	int i;
+
+	for (i = 0; i < 30; i++) {
+		record_sample(i, &x);
+		CHECK(aiecn_sample_format(&x, line, sizeof(line)) > 0);
+		strcat(line, " 2048 8192 200000");
+		memset(&y, 0xa5, sizeof(y));
+		CHECK_EQ(aiecn_sample_parse(line, &y, &end), 0);
+		if (!same_sample(&x, &y))
+			check(0, "sample read back == sample written", __LINE__);
+		CHECK_STR(end, " 2048 8192 200000");
+	}
+	/* too small a buffer: an error, not a cut line */
+	record_sample(3, &x);
+	CHECK_EQ(aiecn_sample_format(&x, small, sizeof(small)), -1);
+	/* a missing field, a negative count, a backlog over 32 bits */
+	CHECK_EQ(aiecn_sample_parse("0.1 1e6 1 2 3 4 5 6 0 0 0", &y, NULL), -1);
+	CHECK_EQ(aiecn_sample_parse("0.1 1e6 -1 2 3 4 5 6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", &y,
+				    NULL), -1);
+	CHECK_EQ(aiecn_sample_parse("0.1 1e6 1 2 3 4 5 4294967296 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+				    &y, NULL), -1);
+	CHECK_EQ(aiecn_sample_parse("x", &y, NULL), -1);
+}
+
+static void test_record_window(void)
+{
+	struct aiecn_window w;
+	struct aiecn_sample x;
+	int i, full = 0, at[3] = { 0 };
+
+	aiecn_window_reset(&w);
+	for (i = 1; i <= 3 * AIECN_WINDOW + 5; i++) {
+		record_sample(i, &x);
+		if (aiecn_window_add(&w, &x) && full < 3)
+			at[full++] = i;
+	}
+	CHECK_EQ(full, 3);
+	CHECK_EQ(at[0], AIECN_WINDOW);
+	CHECK_EQ(at[1], 2 * AIECN_WINDOW);
+	CHECK_EQ(at[2], 3 * AIECN_WINDOW);
+	CHECK_EQ(w.n, AIECN_WINDOW);
+	/* started again: the next window is a whole one of new samples */
+	aiecn_window_reset(&w);
+	for (i = 1; i < AIECN_WINDOW; i++)
+		CHECK(!aiecn_window_add(&w, &x));
+	CHECK(aiecn_window_add(&w, &x));
+}
+
+/* Samples written as text and read back make the features of the samples themselves */
+static void test_record_replay(void)
+{
+	struct aiecn_sample x[AIECN_WINDOW], y;
+	struct aiecn_record_ecn e = { 2048, 8192, 200000 };
+	double f[AIECN_NFEATURES], g[AIECN_NFEATURES];
+	struct aiecn_window w;
+	char line[512], a[256], b[256];
+	int i, done = 0;
+
+	aiecn_window_reset(&w);
+	for (i = 0; i < AIECN_WINDOW; i++) {
+		record_sample(i + 100, &x[i]);
+		CHECK(aiecn_sample_format(&x[i], line, sizeof(line)) > 0);
+		CHECK_EQ(aiecn_sample_parse(line, &y, NULL), 0);
+		done = aiecn_window_add(&w, &y);
+	}
+	CHECK(done);
+	CHECK_EQ(aiecn_features(x, AIECN_WINDOW, f), AIECN_NFEATURES);
+	CHECK_EQ(aiecn_features(w.x, w.n, g), AIECN_NFEATURES);
+	CHECK(aiecn_features_format(1.5, "prx", 3, f, &e, a, sizeof(a)) > 0);
+	CHECK(aiecn_features_format(1.5, "prx", 3, g, &e, b, sizeof(b)) > 0);
+	CHECK_STR(a, b);
+	CHECK(!strncmp(a, "1.500 prx 3 ", 12));
+	CHECK_HAS(a, " 2048 8192 200000\n");
+	CHECK_EQ(aiecn_features_format(1.5, "prx", 3, f, &e, a, 20), -1);
+}
+
 static const struct tap_test tests[] = {
 	{ "hist: bucket upper bounds", test_hist_upper },
 	{ "hist: empty, bucket 0, bucket 15, q out of range", test_hist_edges },
@@ -841,6 +947,9 @@ static const struct tap_test tests[] = {
 	{ "model: malformed files name the line", test_model_malformed },
 	{ "model: another scenario replaces the one in force only in a run", test_pick_switch },
 	{ "model: unknown samples hold, then release to the search", test_pick_unknown },
+	{ "record: a sample read back is the sample written", test_record_sample },
+	{ "record: windows recorded do not overlap, and start again", test_record_window },
+	{ "record: replayed samples make the same features", test_record_replay },
 };
 
 int main(void)

@@ -25,7 +25,6 @@
 #include "aiecn_nl.h"
 #include "aiecnd.h"
 
-#define AIECND_MODEL_WINDOW	20	/* samples the model classifies */
 /*
  * A recognised scenario's thresholds stay while the model does not
  * recognise this many samples in a row (one window): a scenario's windows
@@ -35,8 +34,8 @@
  * reason another scenario replaces it only once recognised for a window's
  * samples in a row (aiecn_pick.c).
  */
-#define AIECND_MODEL_HOLD	AIECND_MODEL_WINDOW
-#define AIECND_MODEL_SWITCH	AIECND_MODEL_WINDOW
+#define AIECND_MODEL_HOLD	AIECN_WINDOW
+#define AIECND_MODEL_SWITCH	AIECN_WINDOW
 #define AIECND_SUMMARY_S	10	/* seconds between summaries */
 #define AIECND_NL_TIMEOUT_MS	1000	/* at most, for one netlink answer */
 #define AIECND_Q_SUMMARY	0.99	/* the summary's queue quantile */
@@ -61,8 +60,7 @@ struct tclass {
 	struct aiecn_search search;
 	/* model mode */
 	struct aiecn_pick pick;	/* the scenario in force, if any */
-	struct aiecn_sample win[AIECND_MODEL_WINDOW];	/* ring of the last samples */
-	int nwin, win_next;
+	struct aiecn_window win;	/* the last samples, which the model classifies */
 	/* the baseline of the next sample */
 	int have_prev;
 	struct aiecn_nl_class_stats prev;
@@ -77,6 +75,7 @@ struct aiecnd {
 	uint32_t handle;	/* the root qdisc's */
 	FILE *log;
 	FILE *features;		/* --features, or NULL */
+	FILE *samples;		/* --samples, or NULL */
 	struct timespec t0;
 	double last_ok;		/* when the telemetry was last read */
 	int failing;		/* reads failed since: the first one was logged */
@@ -195,8 +194,8 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 	char reason[256];
 	int k = -1, clamped;
 
-	if (c->nwin == AIECND_MODEL_WINDOW &&
-	    aiecn_features(c->win, c->nwin, f) == AIECN_NFEATURES)
+	if (c->win.n == AIECN_WINDOW &&
+	    aiecn_features(c->win.x, c->win.n, f) == AIECN_NFEATURES)
 		k = aiecn_model_classify(&d->model, f, &p);
 	switch (aiecn_pick_step(&c->pick, k)) {
 	case AIECN_PICK_HOLD:
@@ -217,9 +216,9 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 		break;
 	}
 	if (aiecn_search_step(&c->search, x, &t, &why)) {
-		if (c->nwin < AIECND_MODEL_WINDOW)
+		if (c->win.n < AIECN_WINDOW)
 			snprintf(reason, sizeof(reason), "model: window %d of %d, heuristic: %s",
-				 c->nwin, AIECND_MODEL_WINDOW, why);
+				 c->win.n, AIECN_WINDOW, why);
 		else
 			snprintf(reason, sizeof(reason),
 				 "model: unknown scenario (p %.2f), heuristic: %s", p, why);
@@ -297,35 +296,34 @@ static void class_resync(struct aiecnd *d, struct tclass *c)
 	}
 	search_restart(c);
 	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH);
-	c->nwin = 0;
-	c->win_next = 0;
+	aiecn_window_reset(&c->win);
 	c->have_prev = 0;
+	/* a replay of the samples starts its windows again here too */
+	if (d->samples)
+		fprintf(d->samples, "# %.3f %s %d: a new window\n", since(d), d->cfg.dev, c->tc);
 }
 
 /*
- * The window of the last AIECND_MODEL_WINDOW samples, which the model
- * classifies; with --features, the features of every full window that
- * does not overlap the previous one recorded, with the thresholds in
- * force (the data of tools/aiecn/experiment/train.py).
+ * The model's window; with --samples, every sample, and with --features,
+ * the features of every full window that does not overlap the previous
+ * one recorded, with the thresholds in force (the data of
+ * tools/aiecn/experiment/train.py).
  */
 static void window_add(struct aiecnd *d, struct tclass *c, const struct aiecn_sample *x,
 		       double now)
 {
+	struct aiecn_record_ecn e = { c->cur.kmin, c->cur.kmax, c->cur.pmax };
 	double f[AIECN_NFEATURES];
-	int i;
+	char line[768];
 
-	c->win[c->win_next] = *x;
-	c->win_next = (c->win_next + 1) % AIECND_MODEL_WINDOW;
-	if (c->nwin < AIECND_MODEL_WINDOW)
-		c->nwin++;
-	if (!d->features || c->nwin < AIECND_MODEL_WINDOW || c->win_next != 0)
+	if (d->samples && aiecn_sample_format(x, line, sizeof(line)) > 0)
+		fprintf(d->samples, "%.3f %s %d %s %u %u %u\n", now, d->cfg.dev, c->tc, line,
+			e.kmin, e.kmax, e.pmax);
+	if (!aiecn_window_add(&c->win, x) || !d->features)
 		return;
-	if (aiecn_features(c->win, c->nwin, f) != AIECN_NFEATURES)
-		return;
-	fprintf(d->features, "%.3f %s %d", now, d->cfg.dev, c->tc);
-	for (i = 0; i < AIECN_NFEATURES; i++)
-		fprintf(d->features, " %.6g", f[i]);
-	fprintf(d->features, " %u %u %u\n", c->cur.kmin, c->cur.kmax, c->cur.pmax);
+	if (aiecn_features(c->win.x, c->win.n, f) == AIECN_NFEATURES &&
+	    aiecn_features_format(now, d->cfg.dev, c->tc, f, &e, line, sizeof(line)) > 0)
+		fputs(line, d->features);
 }
 
 static void class_tick(struct aiecnd *d, struct tclass *c, const struct aiecn_nl_class_stats *cs,
@@ -488,7 +486,7 @@ static void usage(FILE *f)
 		"              [--kmin-lo B] [--kmax-lo B] [--kmax-hi B]\n"
 		"              [--pmax-lo P] [--pmax-hi P]\n"
 		"              [--allowance B] [--stale MS] [--log FILE] [--features FILE]\n"
-		"              [--duration S]\n"
+		"              [--samples FILE] [--duration S]\n"
 		"              [--keep-on-exit]\n"
 		"Sizes B in bytes, with k or m for KiB or MiB; P in percent. See aiecnd(8).\n");
 }
@@ -572,8 +570,17 @@ static int setup(struct aiecnd *d)
 			return 2;
 		}
 		setvbuf(d->features, NULL, _IOLBF, 0);
-		fprintf(d->features,
-			"# time dev class util burst empty q99 mark pause kmin kmax pmax_ppm\n");
+		fprintf(d->features, "%s\n", AIECN_FEATURES_HEADER);
+	}
+	if (d->cfg.samples) {
+		d->samples = fopen(d->cfg.samples, "a");
+		if (!d->samples) {
+			fprintf(stderr, "aiecnd: --samples %s: %s\n", d->cfg.samples,
+				strerror(errno));
+			return 2;
+		}
+		setvbuf(d->samples, NULL, _IOLBF, 0);
+		fprintf(d->samples, "%s\n", AIECN_SAMPLES_HEADER);
 	}
 	if (d->mode == AIECND_MODEL &&
 	    aiecn_model_load(&d->model, d->cfg.model, err, sizeof(err))) {
@@ -666,5 +673,7 @@ int main(int argc, char **argv)
 		fclose(d->log);
 	if (d->features)
 		fclose(d->features);
+	if (d->samples)
+		fclose(d->samples);
 	return 0;
 }

@@ -44,6 +44,7 @@ struct aiecnd_config {
 	const char *model;
 	const char *log;	/* NULL: standard output */
 	const char *features;	/* NULL: none recorded */
+	const char *samples;	/* NULL: none recorded */
 	int keep_on_exit;
 	int help;
 	unsigned int set;	/* AIECND_SET_* */

@@ -104,8 +104,8 @@ enum opt_kind {
 
 enum opt_id {
 	O_DEV, O_CLASS, O_INTERVAL, O_MODE, O_MODEL, O_KMIN_LO, O_KMAX_LO, O_KMAX_HI,
-	O_PMAX_LO, O_PMAX_HI, O_ALLOWANCE, O_STALE, O_LOG, O_FEATURES, O_DURATION, O_KEEP,
-	O_HELP,
+	O_PMAX_LO, O_PMAX_HI, O_ALLOWANCE, O_STALE, O_LOG, O_FEATURES, O_SAMPLES, O_DURATION,
+	O_KEEP, O_HELP,
 };
 
 static const struct {
@@ -127,6 +127,7 @@ static const struct {
 	{ "stale", O_STALE, OPT_MS },
 	{ "log", O_LOG, OPT_STR },
 	{ "features", O_FEATURES, OPT_STR },
+	{ "samples", O_SAMPLES, OPT_STR },
 	{ "duration", O_DURATION, OPT_STR },
 	{ "keep-on-exit", O_KEEP, OPT_FLAG },
 	{ "help", O_HELP, OPT_FLAG },
@@ -252,6 +253,9 @@ static int set_opt(struct aiecnd_config *cfg, int i, const char *v, char *err, s
 		break;
 	case O_FEATURES:
 		cfg->features = v;
+		break;
+	case O_SAMPLES:
+		cfg->samples = v;
 		break;
 	case O_DURATION:
 		if (parse_uint(v, 1, AIECND_MAX_DURATION_S, &cfg->duration_s))

@@ -38,7 +38,10 @@
 # $MEASURE s of it (measure.py): throughput, p99 queueing delay, XOFF
 # frames. One line per run into OUTDIR/results.txt; aiecnd's log into
 # OUTDIR/aiecnd-SCENARIO.log, the features of every 2 s window (aiecnd
-# --features, whatever the setting) into OUTDIR/features-SCENARIO-SETTING.dat.
+# --features, whatever the setting) into OUTDIR/features-SCENARIO-SETTING.dat
+# and every sample they came from (--samples) into
+# OUTDIR/samples-SCENARIO-SETTING.dat (the sweep: features-SCENARIO.dat and
+# samples-SCENARIO.dat).
 #
 # --sweep runs every scenario under the settings of $SWEEP (kmax values;
 # kmin kmax/4) with aiecnd in static mode recording the model's features
@@ -157,15 +160,15 @@ run() {
 	# aiecnd tunes in its own setting; in the others it only reads. In
 	# every run it records the model's features: the sweep's are the
 	# training data, a comparison's can be added to them
-	local aie_args=(--mode static --log /dev/null) feat=$OUT/features-$scen-$set.dat
+	local aie_args=(--mode static --log /dev/null) tag=$scen-$set
 	case $set in
 	aiecnd)
 		# shellcheck disable=SC2206 # options, split on purpose
 		aie_args=($AIECND_MODE $AIECND_OPTS --log "$OUT/aiecnd-$scen.log") ;;
 	sweep)
-		feat=$OUT/features-$scen.dat ;;
+		tag=$scen ;;
 	esac
-	aie_args+=(--features "$feat")
+	aie_args+=(--features "$OUT/features-$tag.dat" --samples "$OUT/samples-$tag.dat")
 	ip netns exec "$sw" "$AIECND" --dev prx --class 3 --interval 100 "${aie_args[@]}" &
 	aie=$!
 	senders "$scen"
