@@ -212,7 +212,7 @@ int aiecn_window_add(struct aiecn_window *w, const struct aiecn_sample *x);
  */
 #define AIECN_SAMPLES_HEADER \
 	"# time dev class interval_s line_rate tx_bytes enq_pkts marked xoff_tx pfc_rx" \
-	" qlen_now hist0..hist15 kmin kmax pmax"
+	" qlen_now hist0..hist15 kmin kmax pmax_ppm"
 #define AIECN_FEATURES_HEADER \
 	"# time dev class util burst empty q99 mark pause kmin kmax pmax_ppm"
 
