@@ -543,6 +543,21 @@ static void class_log_start(struct aiecnd *d, const struct tclass *c)
 	}
 }
 
+/* A record file (--features, --samples) to append to, its header first; 0 or -1 */
+static int open_record(const char *path, const char *opt, const char *header, FILE **f)
+{
+	if (!path)
+		return 0;
+	*f = fopen(path, "a");
+	if (!*f) {
+		fprintf(stderr, "aiecnd: %s %s: %s\n", opt, path, strerror(errno));
+		return -1;
+	}
+	setvbuf(*f, NULL, _IOLBF, 0);
+	fprintf(*f, "%s\n", header);
+	return 0;
+}
+
 /* Everything before the first tick; nothing is changed here. 0 or an exit status */
 static int setup(struct aiecnd *d)
 {
@@ -562,26 +577,9 @@ static int setup(struct aiecnd *d)
 		}
 	}
 	setvbuf(d->log, NULL, _IOLBF, 0);
-	if (d->cfg.features) {
-		d->features = fopen(d->cfg.features, "a");
-		if (!d->features) {
-			fprintf(stderr, "aiecnd: --features %s: %s\n", d->cfg.features,
-				strerror(errno));
-			return 2;
-		}
-		setvbuf(d->features, NULL, _IOLBF, 0);
-		fprintf(d->features, "%s\n", AIECN_FEATURES_HEADER);
-	}
-	if (d->cfg.samples) {
-		d->samples = fopen(d->cfg.samples, "a");
-		if (!d->samples) {
-			fprintf(stderr, "aiecnd: --samples %s: %s\n", d->cfg.samples,
-				strerror(errno));
-			return 2;
-		}
-		setvbuf(d->samples, NULL, _IOLBF, 0);
-		fprintf(d->samples, "%s\n", AIECN_SAMPLES_HEADER);
-	}
+	if (open_record(d->cfg.features, "--features", AIECN_FEATURES_HEADER, &d->features) ||
+	    open_record(d->cfg.samples, "--samples", AIECN_SAMPLES_HEADER, &d->samples))
+		return 2;
 	if (d->mode == AIECND_MODEL &&
 	    aiecn_model_load(&d->model, d->cfg.model, err, sizeof(err))) {
 		fprintf(stderr, "aiecnd: --model: %s\n", err);
