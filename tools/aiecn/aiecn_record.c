@@ -10,12 +10,13 @@
  * read back is the sample written, bit for bit.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "aiecn.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 void aiecn_window_reset(struct aiecn_window *w)
 {
@@ -56,11 +57,12 @@ int aiecn_sample_format(const struct aiecn_sample *x, char *buf, size_t len)
 	size_t pos = 0;
 	int i, bad;
 
-	bad = put(buf, len, &pos, "%.17g %.17g %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		  " %" PRIu64 " %" PRIu32, x->interval_s, x->line_rate, x->tx_bytes, x->enq_pkts,
-		  x->marked, x->xoff_tx, x->pfc_rx, x->qlen_now);
+	bad = put(buf, len, &pos, "%.17g %.17g %llu %llu %llu %llu %llu %u", x->interval_s,
+		  x->line_rate, (unsigned long long)x->tx_bytes, (unsigned long long)x->enq_pkts,
+		  (unsigned long long)x->marked, (unsigned long long)x->xoff_tx,
+		  (unsigned long long)x->pfc_rx, x->qlen_now);
 	for (i = 0; i < AIECN_HIST_BUCKETS && !bad; i++)
-		bad = put(buf, len, &pos, " %" PRIu64, x->hist[i]);
+		bad = put(buf, len, &pos, " %llu", (unsigned long long)x->hist[i]);
 	return bad ? -1 : (int)pos;
 }
 
@@ -103,7 +105,7 @@ int aiecn_sample_parse(const char *s, struct aiecn_sample *x, const char **end)
 
 	if (scan_double(&s, &x->interval_s) || scan_double(&s, &x->line_rate))
 		return -1;
-	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
 		if (scan_u64(&s, counters[i]))
 			return -1;
 	if (scan_u64(&s, &qlen) || qlen > UINT32_MAX)
@@ -127,7 +129,6 @@ int aiecn_features_format(double now, const char *dev, int tc, const double f[AI
 	for (i = 0; i < AIECN_NFEATURES && !bad; i++)
 		bad = put(buf, len, &pos, " %.6g", f[i]);
 	if (!bad)
-		bad = put(buf, len, &pos, " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", e->kmin,
-			  e->kmax, e->pmax);
+		bad = put(buf, len, &pos, " %u %u %u\n", e->kmin, e->kmax, e->pmax);
 	return bad ? -1 : (int)pos;
 }

@@ -102,9 +102,9 @@ static int replay(FILE *in, const char *name)
 
 	while (fgets(line, sizeof(line), in)) {
 		lineno++;
-		if (line[0] == '#')
+		if (line[0] == '#') {
 			comment(line);
-		else if (line[strspn(line, " \t\n")] && sample(line)) {
+		} else if (line[strspn(line, " \t\n")] && sample(line)) {
 			fprintf(stderr, "aiecn_replay: %s: line %d: not a sample\n", name, lineno);
 			bad = 1;
 		}
