@@ -142,12 +142,18 @@ def fit(xs, ys, k):
     return w
 
 
+def recognise(w, x):
+    """The scenario aiecnd would take window x for, or None below the confidence"""
+    p = softmax(scores(w, x))
+    c = max(range(len(p)), key=lambda i: p[i])
+    return c if p[c] >= CONFIDENCE else None
+
+
 def accuracy(w, xs, ys):
     right = recognised = 0
     for x, y in zip(xs, ys):
-        p = softmax(scores(w, x))
-        c = max(range(len(p)), key=lambda i: p[i])
-        if p[c] >= CONFIDENCE:
+        c = recognise(w, x)
+        if c is not None:
             recognised += 1
             right += c == y
     return right, recognised, len(xs)
@@ -186,9 +192,8 @@ def main():
     for name, lo, hi in sources:
         got = {}
         for i in range(lo, hi):
-            p = softmax(scores(w, zs[i]))
-            c = max(range(len(p)), key=lambda j: p[j])
-            key = scens[c] if p[c] >= CONFIDENCE else "unknown"
+            c = recognise(w, zs[i])
+            key = "unknown" if c is None else scens[c]
             got[key] = got.get(key, 0) + 1
         out.append("#   %s: %d windows, taken for %s" % (
             name, hi - lo, ", ".join("%s %d" % kv for kv in sorted(got.items()))))
