@@ -16,6 +16,7 @@
 #ifndef _AIECN_H
 #define _AIECN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -171,6 +172,7 @@ struct aiecn_pick {
 	int unknown_run;	/* samples in a row nothing was recognised */
 	int hold;		/* unknown samples in a row before the search takes over */
 	int sw;			/* samples in a row another scenario needs to replace it */
+	int sw_up;		/* ... if its thresholds are deeper than those in force */
 };
 
 enum aiecn_pick_action {
@@ -180,9 +182,13 @@ enum aiecn_pick_action {
 	AIECN_PICK_SEARCH,	/* no scenario: the search decides */
 };
 
-void aiecn_pick_init(struct aiecn_pick *p, int hold, int sw);
-/* One classification: @k the scenario recognised, or -1 */
-enum aiecn_pick_action aiecn_pick_step(struct aiecn_pick *p, int k);
+/* @sw_up below @sw counts as @sw */
+void aiecn_pick_init(struct aiecn_pick *p, int hold, int sw, int sw_up);
+/*
+ * One classification: @k the scenario recognised, or -1; @deeper: its
+ * thresholds are deeper than those in force (its kmax higher)
+ */
+enum aiecn_pick_action aiecn_pick_step(struct aiecn_pick *p, int k, bool deeper);
 
 /*
  * The model's window (aiecn_record.c): the last AIECN_WINDOW samples of a

@@ -756,7 +756,7 @@ static int pick_run(struct aiecn_pick *p, int k, int n, enum aiecn_pick_action w
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (aiecn_pick_step(p, k) != want)
+		if (aiecn_pick_step(p, k, false) != want)
 			return 0;
 	return 1;
 }
@@ -765,23 +765,23 @@ static void test_pick_switch(void)
 {
 	struct aiecn_pick p;
 
-	aiecn_pick_init(&p, 4, 3);
+	aiecn_pick_init(&p, 4, 3, 0);
 	/* nothing in force: the search decides; the first recognition installs */
 	CHECK(pick_run(&p, -1, 2, AIECN_PICK_SEARCH));
-	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 0);
 	CHECK(pick_run(&p, 0, 5, AIECN_PICK_HOLD));
 	/* another scenario twice, then the one in force again: it stays */
 	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
-	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_HOLD);
+	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_HOLD);
 	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* a third in between starts the count again */
-	CHECK_EQ(aiecn_pick_step(&p, 2), AIECN_PICK_HOLD);
+	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_HOLD);
 	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* three in a row replace it, on the third */
-	CHECK_EQ(aiecn_pick_step(&p, 1), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, 1, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 1);
 	CHECK(pick_run(&p, 1, 3, AIECN_PICK_HOLD));
 }
@@ -790,35 +790,83 @@ static void test_pick_unknown(void)
 {
 	struct aiecn_pick p;
 
-	aiecn_pick_init(&p, 4, 3);
-	CHECK_EQ(aiecn_pick_step(&p, 2), AIECN_PICK_INSTALL);
+	aiecn_pick_init(&p, 4, 3, 0);
+	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_INSTALL);
 	/* unknown three times: held; recognised again: the count restarts */
 	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
-	CHECK_EQ(aiecn_pick_step(&p, 2), AIECN_PICK_HOLD);
+	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_HOLD);
 	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
 	/* an unknown sample breaks another scenario's run */
 	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
-	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_HOLD);
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_HOLD);
 	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 2);
 	/* unknown four times in a row: released to the search */
 	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
-	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_RELEASE);
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_RELEASE);
 	CHECK_EQ(p.owned, -1);
 	CHECK(pick_run(&p, -1, 3, AIECN_PICK_SEARCH));
 	/* from the search, a recognition installs at once */
-	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 0);
 	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
-	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_HOLD);
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_HOLD);
 	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* hold and switch of 0 or less act as 1 */
-	aiecn_pick_init(&p, 0, -5);
-	CHECK_EQ(aiecn_pick_step(&p, 1), AIECN_PICK_INSTALL);
-	CHECK_EQ(aiecn_pick_step(&p, 0), AIECN_PICK_INSTALL);
-	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_RELEASE);
-	CHECK_EQ(aiecn_pick_step(&p, -1), AIECN_PICK_SEARCH);
+	aiecn_pick_init(&p, 0, -5, -5);
+	CHECK_EQ(aiecn_pick_step(&p, 1, false), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_RELEASE);
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_SEARCH);
+}
+
+/* @n steps of classification @k of deeper thresholds, each expected to give @want */
+static int pick_run_deeper(struct aiecn_pick *p, int k, int n, enum aiecn_pick_action want)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (aiecn_pick_step(p, k, true) != want)
+			return 0;
+	return 1;
+}
+
+static void test_pick_deeper(void)
+{
+	struct aiecn_pick p;
+
+	aiecn_pick_init(&p, 4, 3, 6);
+	CHECK_EQ(p.sw_up, 6);
+	/* nothing in force: deeper than the search's, not at once but in six */
+	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_SEARCH));
+	CHECK_EQ(p.owned, -1);
+	CHECK_EQ(aiecn_pick_step(&p, 1, true), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 1);
+	/* a scenario of lower thresholds in three, as any other */
+	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 0);
+	/* back to the deeper one: five in a row and one unknown do not */
+	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_HOLD);
+	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_HOLD));
+	CHECK_EQ(p.owned, 0);
+	/* ... nor five and the one in force */
+	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_HOLD);
+	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_HOLD));
+	CHECK_EQ(p.owned, 0);
+	/* six in a row do */
+	CHECK_EQ(aiecn_pick_step(&p, 1, true), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 1);
+	/* released to the search, a shallower scenario still installs at once */
+	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_RELEASE);
+	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_INSTALL);
+	CHECK_EQ(p.owned, 2);
+	/* a switch up shorter than the switch counts as the switch */
+	aiecn_pick_init(&p, 4, 3, 1);
+	CHECK_EQ(p.sw_up, 3);
 }
 
 /* A made-up sample, different for every i */
@@ -947,6 +995,7 @@ static const struct tap_test tests[] = {
 	{ "model: malformed files name the line", test_model_malformed },
 	{ "model: another scenario replaces the one in force only in a run", test_pick_switch },
 	{ "model: unknown samples hold, then release to the search", test_pick_unknown },
+	{ "model: deeper thresholds need a longer run", test_pick_deeper },
 	{ "record: a sample read back is the sample written", test_record_sample },
 	{ "record: windows recorded do not overlap, and start again", test_record_window },
 	{ "record: replayed samples make the same features", test_record_replay },

@@ -32,10 +32,14 @@
  * confidence now and then, and a search started at each of those would
  * pull the thresholds away from what the scenario wants. For the same
  * reason another scenario replaces it only once recognised for a window's
- * samples in a row (aiecn_pick.c).
+ * samples in a row, and one with deeper thresholds than those in force
+ * only once recognised for five windows' (10 s: the longest run of an
+ * incast's windows the model took for a mix was 6 s); aiecn_pick.c says
+ * why deeper waits longer.
  */
 #define AIECND_MODEL_HOLD	AIECN_WINDOW
 #define AIECND_MODEL_SWITCH	AIECN_WINDOW
+#define AIECND_MODEL_SWITCH_UP	(5 * AIECN_WINDOW)
 #define AIECND_SUMMARY_S	10	/* seconds between summaries */
 #define AIECND_NL_TIMEOUT_MS	1000	/* at most, for one netlink answer */
 #define AIECND_Q_SUMMARY	0.99	/* the summary's queue quantile */
@@ -192,12 +196,19 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 	struct aiecn_thresholds t;
 	const char *why;
 	char reason[256];
+	bool deeper = false;
 	int k = -1, clamped;
 
 	if (c->win.n == AIECN_WINDOW &&
 	    aiecn_features(c->win.x, c->win.n, f) == AIECN_NFEATURES)
 		k = aiecn_model_classify(&d->model, f, &p);
-	switch (aiecn_pick_step(&c->pick, k)) {
+	if (k >= 0) {
+		/* deeper than what is in force, once brought into the bounds */
+		t = d->model.cls[k].t;
+		aiecn_clamp(&t, &c->b);
+		deeper = t.kmax > c->cur.kmax;
+	}
+	switch (aiecn_pick_step(&c->pick, k, deeper)) {
 	case AIECN_PICK_HOLD:
 		return;
 	case AIECN_PICK_INSTALL:
@@ -295,7 +306,7 @@ static void class_resync(struct aiecnd *d, struct tclass *c)
 		}
 	}
 	search_restart(c);
-	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH);
+	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH, AIECND_MODEL_SWITCH_UP);
 	aiecn_window_reset(&c->win);
 	c->have_prev = 0;
 	/* a replay of the samples starts its windows again here too */
@@ -514,7 +525,7 @@ static int class_setup(struct aiecnd *d, struct tclass *c)
 		return 2;
 	}
 	search_restart(c);
-	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH);
+	aiecn_pick_init(&c->pick, AIECND_MODEL_HOLD, AIECND_MODEL_SWITCH, AIECND_MODEL_SWITCH_UP);
 	return 0;
 }
 
