@@ -16,6 +16,8 @@ PFC pauses. Prints one line of "name=value" pairs:
   p50_ms     the median, the same way
   xoff       PFC XOFF frames the switch sent for the class (all INGRESS)
   marks      packets the bottleneck class ECN-marked
+  seconds    the interval between the two reads of PORT's counters
+  t_err_ms   how far off "seconds" can be: the reads took time
 
 The histogram is the class's fine one ("qhist_fine", eight buckets to the
 octave: 256-byte buckets up to 4 KiB, then each octave to 16 MiB in eight,
@@ -75,8 +77,11 @@ def delta(a, b, key):
 
 
 def measures(before, after, rate, port, ingress):
-    dt = after["t"] - before["t"]
     a, b = before[port], after[port]
+    # the port's own read times where the snapshots have them: the
+    # snapshot's start can be a second before the port's counters
+    dt = b.get("t", after["t"]) - a.get("t", before["t"])
+    spread = (a.get("t_spread", 0.0) + b.get("t_spread", 0.0)) / 2
     tx = delta(a, b, "tx_bytes")
     hist, ranges = histogram(a, b)
     bytes_per_s = rate / 8.0
@@ -88,6 +93,8 @@ def measures(before, after, rate, port, ingress):
         "xoff": sum(delta(before[p], after[p], "pfc_tx_xoff") for p in ingress),
         "marks": delta(a, b, "ecn_marked"),
         "seconds": dt,
+        # at most this much of "seconds" is uncertain: half of each read's length
+        "t_err_ms": spread * 1e3,
     }
 
 

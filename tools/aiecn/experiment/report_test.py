@@ -82,6 +82,15 @@ b = {"t": 1, "p": {"tx_bytes": 10 ** 6, "qhist_fine": f, "qhist": [0] * 16}}
 m = measure.measures(a, b, 8e6, "p", [])
 ok(abs(m["p50_ms"] - 76 * 1024 / 1e6 * 1e3) < 1e-9 and abs(m["p99_ms"] - 79.92 * 1024 / 1e3) < 1e-6,
    "the fine histogram, when the snapshots have it, gives the quantiles")
+# the port's own read times, not the snapshots' starts, make the interval
+a = {"t": 0, "p": {"tx_bytes": 0, "t": 0.5, "t_spread": 0.2}}
+b = {"t": 16, "p": {"tx_bytes": 4 * 10 ** 7, "t": 16.5, "t_spread": 0.4}}
+m = measure.measures(a, b, 20e6, "p", [])
+ok(m["seconds"] == 16 and abs(m["thr_mbps"] - 20) < 1e-9 and abs(m["t_err_ms"] - 300) < 1e-9,
+   "throughput over the interval between the port's reads, with their uncertainty")
+b["p"]["t"] = 17.3
+ok(abs(measure.measures(a, b, 20e6, "p", [])["thr_mbps"] - 320 / 16.8) < 1e-9,
+   "a read delayed in the second snapshot lengthens the interval, not the throughput")
 with tempfile.TemporaryDirectory() as d:
     res = os.path.join(d, "results.txt")
     with open(res, "w") as f:

@@ -4,7 +4,9 @@
 
     snap.py NS TC DEV [DEV...]
 
-Prints {"t": seconds (CLOCK_MONOTONIC), "DEV": {counter: value, ...}, ...}
+Prints {"t": seconds (CLOCK_MONOTONIC), "DEV": {counter: value, ...}, ...};
+each DEV's own "t" is the middle of the tc call that read its counters,
+"t_spread" that call's length (the counters were read somewhere inside).
 with the counters of traffic class TC of the lossless root qdisc of each
 DEV in namespace NS (`tc -s -j qdisc show`, one call per device), and the
 class's fine queue histogram, "qhist_fine", which only its own dump has
@@ -33,12 +35,18 @@ def main():
     ns, tclass, devs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     snap = {"t": time.monotonic()}
     for dev in devs:
-        cls = [c for c in find(json.loads(tc(ns, "-j", "qdisc", "show", "dev", dev, "root")),
-                               "classes") or []
+        # when the counters were read: inside the tc call, whose start
+        # (a process or two, in a busy VM) can take a second
+        t0 = time.monotonic()
+        out = tc(ns, "-j", "qdisc", "show", "dev", dev, "root")
+        t1 = time.monotonic()
+        cls = [c for c in find(json.loads(out), "classes") or []
                if c.get("tc") == tclass]
         if not cls:
             sys.exit("snap.py: %s: no traffic class %d" % (dev, tclass))
         snap[dev] = cls[0]
+        snap[dev]["t"] = (t0 + t1) / 2
+        snap[dev]["t_spread"] = t1 - t0
         fine = qhist_fine.parse(tc(ns, "class", "show", "dev", dev,
                                    "classid", "1:%x" % (tclass + 1)))
         if fine:
