@@ -750,13 +750,14 @@ static void test_model_malformed(void)
 	CHECK(strstr(err, "No such file"));
 }
 
-/* @n steps of classification @k, each expected to give @want */
-static int pick_run(struct aiecn_pick *p, int k, int n, enum aiecn_pick_action want)
+/* @n steps of classification @k (@deeper), each expected to give @want */
+static int pick_run(struct aiecn_pick *p, int k, bool deeper, int n,
+		    enum aiecn_pick_action want)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (aiecn_pick_step(p, k, false) != want)
+		if (aiecn_pick_step(p, k, deeper) != want)
 			return 0;
 	return 1;
 }
@@ -767,23 +768,23 @@ static void test_pick_switch(void)
 
 	aiecn_pick_init(&p, 4, 3, 0);
 	/* nothing in force: the search decides; the first recognition installs */
-	CHECK(pick_run(&p, -1, 2, AIECN_PICK_SEARCH));
+	CHECK(pick_run(&p, -1, false, 2, AIECN_PICK_SEARCH));
 	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 0);
-	CHECK(pick_run(&p, 0, 5, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 0, false, 5, AIECN_PICK_HOLD));
 	/* another scenario twice, then the one in force again: it stays */
-	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_HOLD);
-	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* a third in between starts the count again */
 	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_HOLD);
-	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* three in a row replace it, on the third */
 	CHECK_EQ(aiecn_pick_step(&p, 1, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 1);
-	CHECK(pick_run(&p, 1, 3, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, false, 3, AIECN_PICK_HOLD));
 }
 
 static void test_pick_unknown(void)
@@ -793,25 +794,25 @@ static void test_pick_unknown(void)
 	aiecn_pick_init(&p, 4, 3, 0);
 	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_INSTALL);
 	/* unknown three times: held; recognised again: the count restarts */
-	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, -1, false, 3, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_HOLD);
-	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, -1, false, 3, AIECN_PICK_HOLD));
 	/* an unknown sample breaks another scenario's run */
-	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 0, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_HOLD);
-	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 0, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 2);
 	/* unknown four times in a row: released to the search */
-	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, -1, false, 3, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_RELEASE);
 	CHECK_EQ(p.owned, -1);
-	CHECK(pick_run(&p, -1, 3, AIECN_PICK_SEARCH));
+	CHECK(pick_run(&p, -1, false, 3, AIECN_PICK_SEARCH));
 	/* from the search, a recognition installs at once */
 	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 0);
-	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_HOLD);
-	CHECK(pick_run(&p, 1, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* hold and switch of 0 or less act as 1 */
 	aiecn_pick_init(&p, 0, -5, -5);
@@ -821,17 +822,6 @@ static void test_pick_unknown(void)
 	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_SEARCH);
 }
 
-/* @n steps of classification @k of deeper thresholds, each expected to give @want */
-static int pick_run_deeper(struct aiecn_pick *p, int k, int n, enum aiecn_pick_action want)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (aiecn_pick_step(p, k, true) != want)
-			return 0;
-	return 1;
-}
-
 static void test_pick_deeper(void)
 {
 	struct aiecn_pick p;
@@ -839,28 +829,28 @@ static void test_pick_deeper(void)
 	aiecn_pick_init(&p, 4, 3, 6);
 	CHECK_EQ(p.sw_up, 6);
 	/* nothing in force: deeper than the search's, not at once but in six */
-	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_SEARCH));
+	CHECK(pick_run(&p, 1, true, 5, AIECN_PICK_SEARCH));
 	CHECK_EQ(p.owned, -1);
 	CHECK_EQ(aiecn_pick_step(&p, 1, true), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 1);
 	/* a scenario of lower thresholds in three, as any other */
-	CHECK(pick_run(&p, 0, 2, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 0, false, 2, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 0);
 	/* back to the deeper one: five in a row and one unknown do not */
-	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, true, 5, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_HOLD);
-	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, true, 5, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* ... nor five and the one in force */
 	CHECK_EQ(aiecn_pick_step(&p, 0, false), AIECN_PICK_HOLD);
-	CHECK(pick_run_deeper(&p, 1, 5, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, 1, true, 5, AIECN_PICK_HOLD));
 	CHECK_EQ(p.owned, 0);
 	/* six in a row do */
 	CHECK_EQ(aiecn_pick_step(&p, 1, true), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 1);
 	/* released to the search, a shallower scenario still installs at once */
-	CHECK(pick_run(&p, -1, 3, AIECN_PICK_HOLD));
+	CHECK(pick_run(&p, -1, false, 3, AIECN_PICK_HOLD));
 	CHECK_EQ(aiecn_pick_step(&p, -1, false), AIECN_PICK_RELEASE);
 	CHECK_EQ(aiecn_pick_step(&p, 2, false), AIECN_PICK_INSTALL);
 	CHECK_EQ(p.owned, 2);
