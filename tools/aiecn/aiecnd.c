@@ -197,24 +197,23 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 	const char *why;
 	char reason[256];
 	bool deeper = false;
-	int k = -1, clamped;
+	int k = -1, clamped = 0;
 
 	if (c->win.n == AIECN_WINDOW &&
 	    aiecn_features(c->win.x, c->win.n, f) == AIECN_NFEATURES)
 		k = aiecn_model_classify(&d->model, f, &p);
 	if (k >= 0) {
-		/* deeper than what is in force, once brought into the bounds */
+		/* its thresholds brought into the bounds: deeper than what is in force? */
 		t = d->model.cls[k].t;
-		aiecn_clamp(&t, &c->b);
+		clamped = aiecn_clamp(&t, &c->b);
 		deeper = t.kmax > c->cur.kmax;
 	}
 	switch (aiecn_pick_step(&c->pick, k, deeper)) {
 	case AIECN_PICK_HOLD:
 		return;
 	case AIECN_PICK_INSTALL:
+		/* always the scenario just recognised (k), t its clamped thresholds */
 		m = &d->model.cls[c->pick.owned];
-		t = m->t;
-		clamped = aiecn_clamp(&t, &c->b);
 		snprintf(reason, sizeof(reason), "model: scenario %s (p %.2f)%s", m->name, p,
 			 clamped ? ", clamped into the bounds" : "");
 		tune_to(d, c, &t, reason);
