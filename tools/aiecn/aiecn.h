@@ -156,7 +156,16 @@ struct aiecn_model {
 int aiecn_features(const struct aiecn_sample *x, int n, double f[AIECN_NFEATURES]);
 /* 0, or -1 with "PATH: line N: what" in @err; a failed load classifies nothing */
 int aiecn_model_load(struct aiecn_model *m, const char *path, char *err, size_t errlen);
-/* The scenario's index if its probability (in *prob) reaches the confidence, else -1 */
+/* Scenarios @a and @b of @m have the same thresholds */
+bool aiecn_model_same_choice(const struct aiecn_model *m, int a, int b);
+/* Scenario @k's name and those of the scenarios that share its thresholds: "long/mixed" */
+void aiecn_model_choice_name(const struct aiecn_model *m, int k, char *buf, size_t len);
+/*
+ * The scenario recognised, or -1: the index of the first scenario of the
+ * most probable choice of thresholds (scenarios sharing thresholds add
+ * their probabilities), if that choice's probability (in *prob) reaches
+ * the confidence
+ */
 int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEATURES],
 			 double *prob);
 

@@ -5,8 +5,9 @@
  *
  * The model is a multinomial logistic regression: per scenario k a score
  * z_k = b_k + w_k . x over the standardised features x = (f - mean) / scale,
- * and P(k) = softmax(z)_k. Below the file's confidence the scenario counts
- * as unknown and the daemon goes back to the search.
+ * and P(k) = softmax(z)_k. Scenarios with the same thresholds are one
+ * choice: their probabilities add. Below the file's confidence the
+ * window counts as unknown and the daemon goes back to the search.
  *
  * File format, plain text, one item per line, '#' starts a comment:
  *
@@ -338,11 +339,37 @@ int aiecn_model_load(struct aiecn_model *m, const char *path, char *err, size_t 
 	return ret;
 }
 
+bool aiecn_model_same_choice(const struct aiecn_model *m, int a, int b)
+{
+	const struct aiecn_thresholds *x = &m->cls[a].t, *y = &m->cls[b].t;
+
+	return x->kmin == y->kmin && x->kmax == y->kmax && x->pmax == y->pmax;
+}
+
+void aiecn_model_choice_name(const struct aiecn_model *m, int k, char *buf, size_t len)
+{
+	size_t used = 0;
+	int j, n;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (j = 0; j < m->nclasses; j++) {
+		if (!aiecn_model_same_choice(m, j, k))
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? "/" : "", m->cls[j].name);
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += n;
+	}
+}
+
 int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEATURES],
 			 double *prob)
 {
-	double x[AIECN_NFEATURES], z[AIECN_MAX_CLASSES], sum = 0, p;
-	int i, k, best = 0;
+	double x[AIECN_NFEATURES], z[AIECN_MAX_CLASSES], p[AIECN_MAX_CLASSES];
+	double sum = 0, best_p = 0;
+	int i, j, k, top = 0, best = -1;
 
 	if (prob)
 		*prob = 0;
@@ -359,14 +386,35 @@ int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEAT
 			z[k] += m->cls[k].w[i + 1] * x[i];
 		if (!isfinite(z[k]))
 			return -1;
-		if (z[k] > z[best])
-			best = k;
+		if (z[k] > z[top])
+			top = k;
 	}
-	/* Softmax relative to the top score: no overflow, and P(best) = 1 / sum */
-	for (k = 0; k < m->nclasses; k++)
-		sum += exp(z[k] - z[best]);
-	p = 1 / sum;
+	/* Softmax relative to the top score: no overflow */
+	for (k = 0; k < m->nclasses; k++) {
+		p[k] = exp(z[k] - z[top]);
+		sum += p[k];
+	}
+	/*
+	 * What is chosen is thresholds, not a name: scenarios that share them
+	 * are one choice, whose probability is the sum of theirs, named by
+	 * the first of them in the file.
+	 */
+	for (k = 0; k < m->nclasses; k++) {
+		double pk = 0;
+
+		for (j = 0; j < k && !aiecn_model_same_choice(m, j, k); j++)
+			;
+		if (j < k)
+			continue;	/* counted with scenario j */
+		for (j = k; j < m->nclasses; j++)
+			if (aiecn_model_same_choice(m, j, k))
+				pk += p[j] / sum;
+		if (pk > best_p) {
+			best_p = pk;
+			best = k;
+		}
+	}
 	if (prob)
-		*prob = p;
-	return p >= m->confidence ? best : -1;
+		*prob = best_p;
+	return best_p >= m->confidence ? best : -1;
 }

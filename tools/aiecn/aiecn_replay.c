@@ -2,7 +2,8 @@
 /*
  * aiecn_replay: the features of recorded samples.
  *
- *   aiecn_replay [FILE...]      (none, or -: standard input)
+ *   aiecn_replay [FILE...]              (none, or -: standard input)
+ *   aiecn_replay -m MODEL [FILE...]
  *
  * Reads what aiecnd --samples wrote and prints what aiecnd --features
  * would have written for the same run: the features of every window of
@@ -11,7 +12,16 @@
  * "# TIME DEV CLASS: a new window" starts that class's window again; any
  * other comment line (the header aiecnd writes when it starts) starts
  * every class's. So a feature changed in aiecn_features() can be
- * computed from runs already made. Exit status 1 on a malformed line
+ * computed from runs already made.
+ *
+ * With -m, what the model makes of the same samples instead: as aiecnd
+ * does, it classifies the window of the last AIECN_WINDOW samples at every
+ * sample once that window is full, and prints per file, device and class
+ * how many of those windows it took for each choice of thresholds and for
+ * none ("unknown"), and how many it left out as idle: those ending in a
+ * sample with no packet in (the queue idle, before and after a run's
+ * traffic). So a model can be tried on runs it was not fitted on.
+ * Exit status 1 on a malformed line
  * (named on standard error; the others are still read), 2 on a file
  * that cannot be read.
  */
@@ -29,10 +39,14 @@ struct stream {
 	char dev[REPLAY_DEV_LEN];
 	int tc;
 	struct aiecn_window win;
+	int taken[AIECN_MAX_CLASSES + 1];	/* -m: windows per choice, unknown last */
+	int idle;		/* -m: windows ending in a sample with no packet in */
 };
 
 static struct stream streams[REPLAY_MAX_CLASSES];
 static int nstreams;
+static struct aiecn_model model;
+static bool use_model;
 
 static struct stream *stream_of(const char *dev, int tc)
 {
@@ -76,7 +90,7 @@ static int sample(const char *line)
 	struct stream *st;
 	const char *rest;
 	double now;
-	int tc, n;
+	int tc, n, k;
 
 	if (sscanf(line, "%lf %31s %d %n", &now, dev, &tc, &n) != 3)
 		return -1;
@@ -87,12 +101,49 @@ static int sample(const char *line)
 	st = stream_of(dev, tc);
 	if (!st)
 		return -1;
+	if (use_model) {
+		aiecn_window_add(&st->win, &x);
+		if (st->win.n == AIECN_WINDOW && !x.enq_pkts) {
+			st->idle++;
+		} else if (st->win.n == AIECN_WINDOW &&
+			   aiecn_features(st->win.x, st->win.n, f) == AIECN_NFEATURES) {
+			k = aiecn_model_classify(&model, f, NULL);
+			st->taken[k < 0 ? AIECN_MAX_CLASSES : k]++;
+		}
+		return 0;
+	}
 	if (!aiecn_window_add(&st->win, &x))
 		return 0;
 	if (aiecn_features(st->win.x, st->win.n, f) == AIECN_NFEATURES &&
 	    aiecn_features_format(now, dev, tc, f, &e, out, sizeof(out)) > 0)
 		fputs(out, stdout);
 	return 0;
+}
+
+/* -m: what the model took each stream's windows of file @name for; then forget it */
+static void tally(const char *name)
+{
+	char choice[AIECN_MAX_CLASSES * AIECN_NAME_LEN];
+	int i, k, all;
+
+	for (i = 0; i < nstreams; i++) {
+		struct stream *st = &streams[i];
+
+		for (all = 0, k = 0; k <= AIECN_MAX_CLASSES; k++)
+			all += st->taken[k];
+		if (!all && !st->idle)
+			continue;
+		printf("%s %s %d: %d windows:", name, st->dev, st->tc, all);
+		for (k = 0; k < model.nclasses; k++) {
+			if (!st->taken[k])
+				continue;
+			aiecn_model_choice_name(&model, k, choice, sizeof(choice));
+			printf(" %s %d,", choice, st->taken[k]);
+		}
+		printf(" unknown %d; idle %d\n", st->taken[AIECN_MAX_CLASSES], st->idle);
+		memset(st->taken, 0, sizeof(st->taken));
+		st->idle = 0;
+	}
 }
 
 static int replay(FILE *in, const char *name)
@@ -109,18 +160,34 @@ static int replay(FILE *in, const char *name)
 			bad = 1;
 		}
 	}
+	if (use_model)
+		tally(name);
 	return bad;
 }
 
 int main(int argc, char **argv)
 {
-	int i, bad = 0;
+	int i = 1, bad = 0;
+	char err[256];
 	FILE *in;
 
-	printf("%s\n", AIECN_FEATURES_HEADER);
-	if (argc < 2)
+	if (argc > 1 && !strcmp(argv[1], "-m")) {
+		if (argc < 3) {
+			fprintf(stderr, "aiecn_replay: -m needs a model file\n");
+			return 2;
+		}
+		if (aiecn_model_load(&model, argv[2], err, sizeof(err))) {
+			fprintf(stderr, "aiecn_replay: %s\n", err);
+			return 2;
+		}
+		use_model = true;
+		i = 3;
+	} else {
+		printf("%s\n", AIECN_FEATURES_HEADER);
+	}
+	if (i == argc)
 		return replay(stdin, "-");
-	for (i = 1; i < argc; i++) {
+	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "-")) {
 			bad |= replay(stdin, "-");
 			continue;

@@ -669,6 +669,48 @@ static void test_model_classify(void)
 	CHECK_EQ(aiecn_model_classify(&m, unsure, &p), 0);
 }
 
+/* b and c share their thresholds; the features count for nothing, only the biases */
+static const char shared_model[] =
+	"features 6\n"
+	"classes 3\n"
+	"class a kmin 2000 kmax 8000 pmax 20\n"
+	"weights 1 0 0 0 0 0 0\n"
+	"class b kmin 32000 kmax 128000 pmax 20\n"
+	"weights 0.8 0 0 0 0 0 0\n"
+	"class c kmin 32000 kmax 128000 pmax 20\n"
+	"weights 0.8 0 0 0 0 0 0\n"
+	"confidence 0.6\n";
+
+static void test_model_shared_choice(void)
+{
+	double f[AIECN_NFEATURES] = { 0 }, p = -1;
+	const char *path = write_file("shared.model", shared_model);
+	struct aiecn_model m;
+	char err[256], name[8];
+
+	if (!CHECK(path) || !CHECK_EQ(aiecn_model_load(&m, path, err, sizeof(err)), 0))
+		return;
+	CHECK(aiecn_model_same_choice(&m, 1, 2));
+	CHECK(!aiecn_model_same_choice(&m, 0, 1));
+	aiecn_model_choice_name(&m, 2, name, sizeof(name));
+	CHECK(!strcmp(name, "b/c"));
+	aiecn_model_choice_name(&m, 0, name, sizeof(name));
+	CHECK(!strcmp(name, "a"));
+	/* z = (1, 0.8, 0.8): a is the likeliest scenario, b or c the likeliest choice */
+	CHECK_EQ(aiecn_model_classify(&m, f, &p), 1);
+	CHECK_NEAR(p, 2 * exp(0.8) / (exp(1) + 2 * exp(0.8)), EPS_TIGHT);
+	/* z = (2, 0.8, 0.8): a outweighs the two together */
+	m.cls[0].w[0] = 2;
+	CHECK_EQ(aiecn_model_classify(&m, f, &p), 0);
+	CHECK_NEAR(p, exp(2) / (exp(2) + 2 * exp(0.8)), EPS_TIGHT);
+	/* c's pmax differs: three choices, none reaching 0.6 */
+	m.cls[0].w[0] = 1;
+	m.cls[2].t.pmax = 10;
+	CHECK(!aiecn_model_same_choice(&m, 1, 2));
+	CHECK_EQ(aiecn_model_classify(&m, f, &p), -1);
+	CHECK_NEAR(p, exp(1) / (exp(1) + 2 * exp(0.8)), EPS_TIGHT);
+}
+
 struct bad_model {
 	const char *what;
 	const char *text;
@@ -982,6 +1024,7 @@ static const struct tap_test tests[] = {
 	{ "model: features", test_features },
 	{ "model: load", test_model_load },
 	{ "model: classify and confidence", test_model_classify },
+	{ "model: scenarios with the same thresholds are one choice", test_model_shared_choice },
 	{ "model: malformed files name the line", test_model_malformed },
 	{ "model: another scenario replaces the one in force only in a run", test_pick_switch },
 	{ "model: unknown samples hold, then release to the search", test_pick_unknown },

@@ -191,11 +191,10 @@ static void heuristic_step(struct aiecnd *d, struct tclass *c, const struct aiec
 
 static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sample *x)
 {
-	const struct aiecn_model_class *m;
 	double f[AIECN_NFEATURES], p = 0;
 	struct aiecn_thresholds t;
 	const char *why;
-	char reason[256];
+	char name[AIECN_MAX_CLASSES * AIECN_NAME_LEN], reason[sizeof(name) + 64];
 	bool deeper = false;
 	int k = -1, clamped = 0;
 
@@ -213,8 +212,8 @@ static void model_step(struct aiecnd *d, struct tclass *c, const struct aiecn_sa
 		return;
 	case AIECN_PICK_INSTALL:
 		/* always the scenario just recognised (k), t its clamped thresholds */
-		m = &d->model.cls[c->pick.owned];
-		snprintf(reason, sizeof(reason), "model: scenario %s (p %.2f)%s", m->name, p,
+		aiecn_model_choice_name(&d->model, c->pick.owned, name, sizeof(name));
+		snprintf(reason, sizeof(reason), "model: scenario %s (p %.2f)%s", name, p,
 			 clamped ? ", clamped into the bounds" : "");
 		tune_to(d, c, &t, reason);
 		return;
@@ -253,14 +252,18 @@ static void summary_add(struct summary *s, const struct aiecn_sample *x)
 static void log_summary(struct aiecnd *d, struct tclass *c)
 {
 	struct summary *s = &c->sum;
-	char ecn[96], state[64];
+	char ecn[96], state[AIECN_MAX_CLASSES * AIECN_NAME_LEN + 8];
+	char name[AIECN_MAX_CLASSES * AIECN_NAME_LEN];
 
 	fmt_ecn(&c->cur, ecn, sizeof(ecn));
-	if (d->mode == AIECND_MODEL)
-		snprintf(state, sizeof(state), "model: %s",
-			 c->pick.owned >= 0 ? d->model.cls[c->pick.owned].name : "search");
-	else
+	if (d->mode != AIECND_MODEL) {
 		snprintf(state, sizeof(state), "%s", aiecnd_mode_name(d->mode));
+	} else if (c->pick.owned < 0) {
+		snprintf(state, sizeof(state), "model: search");
+	} else {
+		aiecn_model_choice_name(&d->model, c->pick.owned, name, sizeof(name));
+		snprintf(state, sizeof(state), "model: %s", name);
+	}
 	if (!s->n || !(s->t > 0)) {
 		say(d, "%s class %d: summary: no samples, %s [%s]", d->cfg.dev, c->tc, ecn, state);
 	} else {

@@ -124,5 +124,44 @@ with tempfile.TemporaryDirectory() as d:
     ok(got == ["features-long.dat", "features-long-aiecnd.dat", "features-long-high.dat"],
        "a scenario's windows: its sweep's file first, then its comparison runs' only")
 
+# train.py's recognition: scenarios sharing thresholds are one choice
+# P = (0.16, 0.42, 0.42): b and c together pass the confidence (0.70), alone neither
+w = [[0.0] + [0.0] * 6, [1.0] + [0.0] * 6, [1.0] + [0.0] * 6]
+x = [0.0] * 6
+ch = train.choices([8192, 131072, 131072])
+ok(ch == [0, 1, 1] and train.recognise(w, x, ch) == 1 and
+   train.recognise(w, x, [0, 1, 2]) is None,
+   "two scenarios at the same thresholds add their probabilities")
+
+# the committed model on the held-out runs (tools/aiecn/data/heldout,
+# not fitted on): aiecn_replay -m, as aiecnd classifies
+top = os.path.dirname(HERE)
+held = os.path.join(top, "data", "heldout")
+files = sorted(os.path.join(held, f) for f in os.listdir(held) if f.startswith("samples-"))
+out = subprocess.run([os.path.join(top, "aiecn_replay"), "-m",
+                      os.path.join(top, "model", "aiecn.model")] + files,
+                     capture_output=True, text=True, check=False).stdout
+share = {}
+for line in out.splitlines():
+    name, counts = line.split(": ", 1)
+    scen = os.path.basename(name).split("-")[1]
+    total = int(counts.split(" windows")[0])
+    taken = dict((k, int(v)) for k, v in
+                 (c.rsplit(" ", 1) for c in counts.split(": ", 1)[1].split(";")[0].split(", ")))
+    mine = "incast" if scen == "incast" else "long/mixed"
+    wrong = sum(v for k, v in taken.items() if k not in (mine, "unknown"))
+    share[scen] = [a + b for a, b in zip(share.get(scen, [0, 0, 0]),
+                                         (taken.get(mine, 0), wrong, total))]
+ok(len(files) == 9 and all(s in share and share[s][0] >= 0.9 * share[s][2]
+                           for s in ("long", "mixed")),
+   "held-out runs: long and mixed windows taken for long/mixed (at least 90%%): %s" %
+   ", ".join("%s %d of %d" % (s, share[s][0], share[s][2])
+             for s in ("long", "mixed") if s in share))
+ok("incast" in share and share["incast"][0] >= 0.8 * share["incast"][2] and
+   share["incast"][1] <= 0.05 * share["incast"][2],
+   "held-out runs: incast windows taken for incast (at least 80%%), for a deeper "
+   "choice at most 5%%: %d of %d, deeper %d" % tuple(
+       share.get("incast", [0, 0, 0])[i] for i in (0, 2, 1)))
+
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -142,20 +142,30 @@ def fit(xs, ys, k):
     return w
 
 
-def recognise(w, x):
-    """The scenario aiecnd would take window x for, or None below the confidence"""
+def choices(ts):
+    """Each scenario's choice: the first scenario with the same thresholds"""
+    return [ts.index(t) for t in ts]
+
+
+def recognise(w, x, choice):
+    """The choice aiecnd would take window x for (aiecn_model_classify():
+    scenarios sharing thresholds add their probabilities), or None below
+    the confidence"""
     p = softmax(scores(w, x))
-    c = max(range(len(p)), key=lambda i: p[i])
-    return c if p[c] >= CONFIDENCE else None
+    by = {}
+    for k, pk in enumerate(p):
+        by[choice[k]] = by.get(choice[k], 0.0) + pk
+    c = max(sorted(by), key=lambda k: by[k])
+    return c if by[c] >= CONFIDENCE else None
 
 
-def accuracy(w, xs, ys):
+def accuracy(w, xs, ys, choice):
     right = recognised = 0
     for x, y in zip(xs, ys):
-        c = recognise(w, x)
+        c = recognise(w, x, choice)
         if c is not None:
             recognised += 1
-            right += c == y
+            right += c == choice[y]
     return right, recognised, len(xs)
 
 
@@ -176,12 +186,15 @@ def main():
         chosen[scen] = thresholds(rows, scen)
     mean, scale = standardise(data)
     zs = [[(v - m) / s for v, m, s in zip(x, mean, scale)] for x in data]
+    choice = choices([chosen[scen][0] for scen in scens])
+    names = ["/".join(s for j, s in enumerate(scens) if choice[j] == choice[k])
+             for k in range(len(scens))]
     train = [i for i in range(len(zs)) if i % 5]
     held = [i for i in range(len(zs)) if not i % 5]
     w = fit([zs[i] for i in train], [labels[i] for i in train], len(scens))
-    right, rec, n = accuracy(w, [zs[i] for i in held], [labels[i] for i in held])
+    right, rec, n = accuracy(w, [zs[i] for i in held], [labels[i] for i in held], choice)
     w = fit(zs, labels, len(scens))
-    right_all, rec_all, n_all = accuracy(w, zs, labels)
+    right_all, rec_all, n_all = accuracy(w, zs, labels, choice)
 
     out = []
     out.append("# aiecnd model (aiecn_model.c's format), written by")
@@ -192,13 +205,15 @@ def main():
     for name, lo, hi in sources:
         got = {}
         for i in range(lo, hi):
-            c = recognise(w, zs[i])
-            key = "unknown" if c is None else scens[c]
+            c = recognise(w, zs[i], choice)
+            key = "unknown" if c is None else names[c]
             got[key] = got.get(key, 0) + 1
         out.append("#   %s: %d windows, taken for %s" % (
             name, hi - lo, ", ".join("%s %d" % kv for kv in sorted(got.items()))))
     out.append("# held-out windows (every fifth): %d of %d recognised (p >= %.2f), %d of them right"
                % (rec, n, CONFIDENCE, right))
+    out.append("# (right: the thresholds of the window's scenario; scenarios sharing "
+               "thresholds are one choice)")
     out.append("# all windows, final fit: %d of %d recognised, %d right" % (rec_all, n_all, right_all))
     out.append("features %d" % len(FEATURES))
     out.append("classes %d" % len(scens))
