@@ -127,6 +127,7 @@ int aiecn_search_step(struct aiecn_search *s, const struct aiecn_sample *x,
 #define AIECN_MAX_CLASSES	8
 #define AIECN_NAME_LEN		32	/* with the NUL */
 #define AIECN_DEFAULT_CONFIDENCE	0.6	/* when the file gives none */
+#define AIECN_MODEL_IDLE	AIECN_SEARCH_IDLE	/* utilisation below: no scenario's */
 
 /* The feature vector, in this order */
 enum {
@@ -164,7 +165,7 @@ void aiecn_model_choice_name(const struct aiecn_model *m, int k, char *buf, size
  * The scenario recognised, or -1: the index of the first scenario of the
  * most probable choice of thresholds (scenarios sharing thresholds add
  * their probabilities), if that choice's probability (in *prob) reaches
- * the confidence
+ * the confidence; never for a window less busy than AIECN_MODEL_IDLE
  */
 int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEATURES],
 			 double *prob);

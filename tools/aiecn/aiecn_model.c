@@ -346,6 +346,17 @@ bool aiecn_model_same_choice(const struct aiecn_model *m, int a, int b)
 	return x->kmin == y->kmin && x->kmax == y->kmax && x->pmax == y->pmax;
 }
 
+/* The first scenario with @k's thresholds: the one that names the choice */
+static int first_of_choice(const struct aiecn_model *m, int k)
+{
+	int j;
+
+	for (j = 0; j < k; j++)
+		if (aiecn_model_same_choice(m, j, k))
+			break;
+	return j;
+}
+
 void aiecn_model_choice_name(const struct aiecn_model *m, int k, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -353,7 +364,7 @@ void aiecn_model_choice_name(const struct aiecn_model *m, int k, char *buf, size
 
 	if (!len)
 		return;
-	buf[0] = 0;
+	buf[0] = '\0';
 	for (j = 0; j < m->nclasses; j++) {
 		if (!aiecn_model_same_choice(m, j, k))
 			continue;
@@ -374,6 +385,12 @@ int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEAT
 	if (prob)
 		*prob = 0;
 	if (m->nclasses < 1 || m->nclasses > AIECN_MAX_CLASSES)
+		return -1;
+	/*
+	 * An idle queue is every scenario's between its bursts and after its
+	 * end: it tells them apart no better than the search can judge it
+	 */
+	if (!(f[AIECN_F_UTIL] >= AIECN_MODEL_IDLE))
 		return -1;
 	for (i = 0; i < AIECN_NFEATURES; i++) {
 		x[i] = (f[i] - m->mean[i]) / m->scale[i];
@@ -402,10 +419,8 @@ int aiecn_model_classify(const struct aiecn_model *m, const double f[AIECN_NFEAT
 	for (k = 0; k < m->nclasses; k++) {
 		double pk = 0;
 
-		for (j = 0; j < k && !aiecn_model_same_choice(m, j, k); j++)
-			;
-		if (j < k)
-			continue;	/* counted with scenario j */
+		if (first_of_choice(m, k) != k)
+			continue;	/* counted with the first of its choice */
 		for (j = k; j < m->nclasses; j++)
 			if (aiecn_model_same_choice(m, j, k))
 				pk += p[j] / sum;

@@ -18,9 +18,10 @@
  * does, it classifies the window of the last AIECN_WINDOW samples at every
  * sample once that window is full, and prints per file, device and class
  * how many of those windows it took for each choice of thresholds and for
- * none ("unknown"), and how many it left out as idle: those ending in a
- * sample with no packet in (the queue idle, before and after a run's
- * traffic). So a model can be tried on runs it was not fitted on.
+ * none ("unknown"); apart from those, the idle windows, ending in a
+ * sample with no packet in (before and after a run's traffic), and how
+ * many of them it took for a choice. So a model can be tried on runs it
+ * was not fitted on.
  * Exit status 1 on a malformed line
  * (named on standard error; the others are still read), 2 on a file
  * that cannot be read.
@@ -41,6 +42,7 @@ struct stream {
 	struct aiecn_window win;
 	int taken[AIECN_MAX_CLASSES + 1];	/* -m: windows per choice, unknown last */
 	int idle;		/* -m: windows ending in a sample with no packet in */
+	int idle_taken;		/* ... that the model took for a choice */
 };
 
 static struct stream streams[REPLAY_MAX_CLASSES];
@@ -103,11 +105,14 @@ static int sample(const char *line)
 		return -1;
 	if (use_model) {
 		aiecn_window_add(&st->win, &x);
-		if (st->win.n == AIECN_WINDOW && !x.enq_pkts) {
+		if (st->win.n < AIECN_WINDOW ||
+		    aiecn_features(st->win.x, st->win.n, f) != AIECN_NFEATURES)
+			return 0;
+		k = aiecn_model_classify(&model, f, NULL);
+		if (!x.enq_pkts) {
 			st->idle++;
-		} else if (st->win.n == AIECN_WINDOW &&
-			   aiecn_features(st->win.x, st->win.n, f) == AIECN_NFEATURES) {
-			k = aiecn_model_classify(&model, f, NULL);
+			st->idle_taken += k >= 0;
+		} else {
 			st->taken[k < 0 ? AIECN_MAX_CLASSES : k]++;
 		}
 		return 0;
@@ -140,9 +145,11 @@ static void tally(const char *name)
 			aiecn_model_choice_name(&model, k, choice, sizeof(choice));
 			printf(" %s %d,", choice, st->taken[k]);
 		}
-		printf(" unknown %d; idle %d\n", st->taken[AIECN_MAX_CLASSES], st->idle);
+		printf(" unknown %d; idle %d, taken for a choice %d\n",
+		       st->taken[AIECN_MAX_CLASSES], st->idle, st->idle_taken);
 		memset(st->taken, 0, sizeof(st->taken));
 		st->idle = 0;
+		st->idle_taken = 0;
 	}
 }
 
@@ -151,6 +158,7 @@ static int replay(FILE *in, const char *name)
 	char line[1024];
 	int lineno = 0, bad = 0;
 
+	comment("#");	/* a file's windows are its own */
 	while (fgets(line, sizeof(line), in)) {
 		lineno++;
 		if (line[0] == '#') {

@@ -667,6 +667,12 @@ static void test_model_classify(void)
 	/* lowering the bar recognises it */
 	m.confidence = 0.4;
 	CHECK_EQ(aiecn_model_classify(&m, unsure, &p), 0);
+	/* an idle window is no scenario's, whatever the scores say */
+	idle[AIECN_F_UTIL] = AIECN_MODEL_IDLE / 2;
+	CHECK_EQ(aiecn_model_classify(&m, idle, &p), -1);
+	CHECK_NEAR(p, 0, 0);
+	idle[AIECN_F_UTIL] = AIECN_MODEL_IDLE;
+	CHECK_EQ(aiecn_model_classify(&m, idle, &p), 2);
 }
 
 /* b and c share their thresholds; the features count for nothing, only the biases */
@@ -683,7 +689,7 @@ static const char shared_model[] =
 
 static void test_model_shared_choice(void)
 {
-	double f[AIECN_NFEATURES] = { 0 }, p = -1;
+	double f[AIECN_NFEATURES] = { 0.5 }, p = -1;
 	const char *path = write_file("shared.model", shared_model);
 	struct aiecn_model m;
 	char err[256], name[8];
