@@ -97,7 +97,7 @@ static void dcqcn_qp_del(struct dcqcn_dev *dd, struct dcqcn_qp *qp)
 /* Every DCQCN_GC_PERIOD: forget the QPs that sent nothing for a while. */
 static void dcqcn_gc(struct timer_list *t)
 {
-	struct dcqcn_dev *dd = from_timer(dd, t, gc);
+	struct dcqcn_dev *dd = timer_container_of(dd, t, gc);
 	struct hlist_node *tmp;
 	struct dcqcn_qp *qp;
 	int bkt;

@@ -105,8 +105,7 @@ static enum hrtimer_restart dcqcn_pacer(struct hrtimer *t)
 void dcqcn_pace_init(struct dcqcn_qp *qp)
 {
 	__skb_queue_head_init(&qp->held);
-	hrtimer_init(&qp->pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	qp->pacer.function = dcqcn_pacer;
+	hrtimer_setup(&qp->pacer, dcqcn_pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 }
 
 /*

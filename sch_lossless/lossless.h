@@ -18,6 +18,7 @@
 #include <net/pkt_sched.h>
 
 #include "lossless_classify.h"
+#include "lossless_compat.h"
 #include "lossless_mark.h"
 #include "lossless_pfc.h"
 #include "lossless_shaper.h"

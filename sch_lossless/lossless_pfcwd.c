@@ -22,7 +22,7 @@
  * enqueue and dequeue do, so the state and the masks they read change
  * between packets, never under one. change() commits the configuration
  * under the same lock and starts or stops the timer outside it;
- * destroy() stops it first (del_timer_sync() copes with a timer that
+ * destroy() stops it first (timer_delete_sync() copes with a timer that
  * re-arms itself). The reset that destroy runs without the lock finds the
  * queues already emptied under it (dev_deactivate(), or the parent's
  * purge), so a poll running alongside it has nothing to drop.
@@ -164,7 +164,7 @@ static bool lossless_pfcwd_poll(struct Qdisc *sch, struct sk_buff **to_free)
 
 static void lossless_pfcwd_timer(struct timer_list *t)
 {
-	struct lossless_sched_data *q = from_timer(q, t, wd.timer);
+	struct lossless_sched_data *q = timer_container_of(q, t, wd.timer);
 	struct lossless_pfcwd *wd = &q->wd;
 	struct Qdisc *sch = wd->sch;
 	struct sk_buff *to_free = NULL;
@@ -255,7 +255,7 @@ void lossless_pfcwd_start(struct Qdisc *sch)
 		if (!timer_pending(&q->wd.timer))
 			mod_timer(&q->wd.timer, jiffies + lossless_pfcwd_period(&q->wd));
 	} else {
-		del_timer_sync(&q->wd.timer);
+		timer_delete_sync(&q->wd.timer);
 	}
 }
 
@@ -263,5 +263,5 @@ void lossless_pfcwd_stop(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 
-	del_timer_sync(&q->wd.timer);
+	timer_delete_sync(&q->wd.timer);
 }

@@ -349,8 +349,7 @@ int lossless_port_attach(struct Qdisc *sch)
 	write_pnet(&port->net, dev_net(dev));
 	port->ifindex = dev->ifindex;
 	spin_lock_init(&port->lock);
-	hrtimer_init(&port->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	port->timer.function = lossless_port_timer;
+	hrtimer_setup(&port->timer, lossless_port_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	tasklet_setup(&port->tx, lossless_port_tx);
 	port->dev = dev;
 	/* the newest qdisc of a device takes its ingress (see the lookup) */

@@ -28,7 +28,6 @@
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
-#include "lossless_compat.h"
 
 /* The TCI of the packet's outer VLAN tag, offloaded or in the frame. */
 static bool lossless_vlan_tci(const struct sk_buff *skb, u16 *tci)

@@ -27,14 +27,14 @@
 DECLARE_EVENT_CLASS(lossless_pfc_tx,
 		    TP_PROTO(const struct net_device *dev, u8 prios, u16 quanta),
 		    TP_ARGS(dev, prios, quanta),
-		    TP_STRUCT__entry(__string(dev, dev->name)
+		    TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
 				     __field(u8, prios)
 				     __field(u16, quanta)),
-		    TP_fast_assign(__assign_str(dev, dev->name);
+		    TP_fast_assign(strscpy(__entry->dev, dev->name, IFNAMSIZ);
 				   __entry->prios = prios;
 				   __entry->quanta = quanta;),
 		    TP_printk("dev=%s prios=0x%02x quanta=%u",
-			      __get_str(dev), __entry->prios, __entry->quanta)
+			      __entry->dev, __entry->prios, __entry->quanta)
 );
 
 DEFINE_EVENT(lossless_pfc_tx, lossless_xoff_sent,
@@ -50,14 +50,14 @@ DEFINE_EVENT(lossless_pfc_tx, lossless_xon_sent,
 TRACE_EVENT(lossless_pause_rx,
 	    TP_PROTO(const struct net_device *dev, u8 prios, const u16 *quanta),
 	    TP_ARGS(dev, prios, quanta),
-	    TP_STRUCT__entry(__string(dev, dev->name)
+	    TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
 			     __field(u8, prios)
 			     __array(u16, quanta, 8)),
-	    TP_fast_assign(__assign_str(dev, dev->name);
+	    TP_fast_assign(strscpy(__entry->dev, dev->name, IFNAMSIZ);
 			   __entry->prios = prios;
 			   memcpy(__entry->quanta, quanta, sizeof(__entry->quanta));),
 	    TP_printk("dev=%s prios=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u",
-		      __get_str(dev), __entry->prios,
+		      __entry->dev, __entry->prios,
 		      __entry->quanta[0], __entry->quanta[1], __entry->quanta[2],
 		      __entry->quanta[3], __entry->quanta[4], __entry->quanta[5],
 		      __entry->quanta[6], __entry->quanta[7])
@@ -66,16 +66,16 @@ TRACE_EVENT(lossless_pause_rx,
 DECLARE_EVENT_CLASS(lossless_wd,
 		    TP_PROTO(const struct net_device *dev, int tc, u8 prios, u8 action),
 		    TP_ARGS(dev, tc, prios, action),
-		    TP_STRUCT__entry(__string(dev, dev->name)
+		    TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
 				     __field(int, tc)
 				     __field(u8, prios)
 				     __field(u8, action)),
-		    TP_fast_assign(__assign_str(dev, dev->name);
+		    TP_fast_assign(strscpy(__entry->dev, dev->name, IFNAMSIZ);
 				   __entry->tc = tc;
 				   __entry->prios = prios;
 				   __entry->action = action;),
 		    TP_printk("dev=%s tc=%d prios=0x%02x action=%u",
-			      __get_str(dev), __entry->tc, __entry->prios, __entry->action)
+			      __entry->dev, __entry->tc, __entry->prios, __entry->action)
 );
 
 DEFINE_EVENT(lossless_wd, lossless_wd_detected,

@@ -611,7 +611,7 @@ static void test_error(void)
 
 	/* An error without extack, an ACK */
 	len = build_error(&m, -EOPNOTSUPP, req, 1, NULL);
-	strcpy(ext, "stale");
+	snprintf(ext, sizeof(ext), "stale");
 	CHECK_EQ(aiecn_nl_parse_error(tbytes(&m), len, ext, sizeof(ext)), -EOPNOTSUPP);
 	CHECK_STR(ext, "");
 	len = build_error(&m, 0, req, 1, NULL);
