@@ -7,10 +7,16 @@
 #   make check   every test: build (W=1), style, KUnit, tc plug-in, selftests
 #
 # KDIR defaults to the Debian headers that `make deps` installed, resolved
-# from the linux-headers-amd64 meta-package; override KVER or KDIR to build
-# for another kernel.
+# from the linux-headers-amd64 meta-package (Debian 12's 6.1 LTS); KVER=6.12
+# (or the full 6.12.118+deb12-amd64) builds for the 6.12 LTS, KVER or KDIR
+# for any other kernel.
 
 KVER	?= $(shell scripts/kver 2>/dev/null)
+# a supported series by its short name: the version Debian's headers have
+ifneq ($(filter 6.1 6.12,$(KVER)),)
+override KVER := $(shell scripts/kver $(KVER))
+export KVER
+endif
 KDIR	?= /lib/modules/$(KVER)/build
 ifeq ($(wildcard $(KDIR)),)
 KDIR	:= /usr/src/linux-headers-$(KVER)

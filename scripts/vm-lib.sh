@@ -6,17 +6,19 @@
 
 vm_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Load the project's modules built in the checkout: their dependencies
-# from the guest kernel first (modprobe), then the modules (insmod).
+# Load the project's modules, built in $LOSSLESS_MODDIR (VM_MODDIR on the
+# host: the checkout, or a kernel's own build directory that make check
+# makes): their dependencies from the guest kernel first (modprobe), then
+# the modules (insmod).
 vm_load_modules_snippet() {
 	cat <<'EOS'
 for ko in $LOSSLESS_MODULES; do
-	[ -f "$LOSSLESS_TOP/$ko" ] || { echo "vm: $ko is not built (run make)"; exit 1; }
-	for dep in $(modinfo -F depends "$LOSSLESS_TOP/$ko" | tr , ' '); do
+	[ -f "$LOSSLESS_MODDIR/$ko" ] || { echo "vm: $LOSSLESS_MODDIR/$ko is not built (run make)"; exit 1; }
+	for dep in $(modinfo -F depends "$LOSSLESS_MODDIR/$ko" | tr , ' '); do
 		# dcqcn_cc needs sch_lossless, loaded just before
 		[ -d "/sys/module/$dep" ] || modprobe "$dep" || exit 1
 	done
-	insmod "$LOSSLESS_TOP/$ko" || { echo "vm: insmod $ko failed"; exit 1; }
+	insmod "$LOSSLESS_MODDIR/$ko" || { echo "vm: insmod $ko failed"; exit 1; }
 done
 EOS
 }
@@ -35,6 +37,7 @@ vm_guest_script() {
 		echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 		echo 'export HOME=/root TERM=dumb LANG=C.UTF-8'
 		printf 'export LOSSLESS_TOP=%q TC_LIB_DIR=%q/tc VM_NAME=%q\n' "$vm_top" "$vm_top" "$name"
+		printf 'export LOSSLESS_MODDIR=%q\n' "$(cd "${VM_MODDIR:-$vm_top}" && pwd)"
 		printf 'export LOSSLESS_MODULES=%q\n' "${VM_MODULES-sch_lossless/sch_lossless.ko dcqcn_cc/dcqcn_cc.ko}"
 		printf 'export VM_OUT=%q\n' "$out"
 		# a factor on the tests' time limits (a slow debug kernel)

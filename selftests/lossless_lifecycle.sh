@@ -135,10 +135,10 @@ for m in "${mods[@]}"; do
 	rmmod "$m"
 	check_err $? "rmmod $m failed after the cycles"
 done
-insmod "$LOSSLESS_TOP/sch_lossless/sch_lossless.ko"
+insmod "$LOSSLESS_MODDIR/sch_lossless/sch_lossless.ko"
 check_err $? "insmod sch_lossless failed"
 if [ ${#dcqcn[@]} -gt 0 ]; then
-	insmod "$LOSSLESS_TOP/dcqcn_cc/dcqcn_cc.ko"
+	insmod "$LOSSLESS_MODDIR/dcqcn_cc/dcqcn_cc.ko"
 	check_err $? "insmod dcqcn_cc failed"
 fi
 log_test "the modules unload after the cycles and load again"

@@ -7,7 +7,8 @@
 
 . "$(dirname "$0")/lib.sh"
 
-top=$LOSSLESS_TOP
+# the modules the VM loaded: the checkout's, or a kernel's build directory
+top=${LOSSLESS_MODDIR:-$LOSSLESS_TOP}
 
 for i in 1 2 3; do
 	rmmod dcqcn_cc 2>/dev/null
