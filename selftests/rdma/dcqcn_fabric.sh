@@ -63,7 +63,16 @@ read -r -d "" -a DCQCN_NP <<< "${FABRIC_NP:-dcqcn np none min-time-between-cnps 
 # knows it from the QP's context): with 64 KiB messages a sender that
 # started late got no CNP for its first 64 packets
 perftest=(ib_write_bw -d rxe0 -s 4096 -D "$SECS" -u 18 --tclass=96)
+# the scene's phases (barrier, rxe_lib.sh): every VM up; per run, both
+# servers listening and both senders' samplers going, then every VM done
+# with the run. Limits, in seconds (scaled): coming up (rxe, the GID
+# table), one phase, one run (perftest's own time and its setup)
+ROLES=(rx s1 s2)
+UP_SECS=300
+STEP_SECS=120
+RUN_SECS=$((SECS + 120))
 SAMPLER=$LOSSLESS_TOP/selftests/tools/qdisc_sampler.py
+RECORDER=$LOSSLESS_TOP/selftests/tools/flight_recorder.py
 
 fail() {
 	echo "dcqcn_fabric.sh: $role: FAIL: $*"
@@ -124,6 +133,9 @@ clock() {
 	done
 }
 
+# the recorders and samplers end with the script
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+
 case $role in
 rx)
 	ip netns add sw
@@ -144,6 +156,7 @@ rx)
 			rate "$RATE" "${BURST[@]}" speed "$SPEED" response 100ms || fail "tc on $p"
 	done
 	say "bottleneck_bps $RATE_BPS"
+	say "secs $SECS"
 	ip netns exec sw tc qdisc add dev sw-rx root handle 1: lossless trust dscp pfc 3 \
 		rate "$RATE" "${BURST[@]}" speed "$SPEED" || fail "tc on sw-rx"
 	ip netns exec sw tc class change dev sw-rx classid 1:4 lossless "${ECN[@]}" || fail "ecn"
@@ -155,33 +168,40 @@ rx)
 	tc qdisc add dev rx0 root handle 1: lossless trust dscp pfc 3 speed "$SPEED" "${DCQCN_NP[@]}" ||
 		fail "tc on rx0"
 	rxe_up rx0 || fail "no rxe0 on rx0"
+	# every second, everything that would explain a stall (kept when the
+	# scene fails): the switch's ports, rx0 and rxe's counters
+	ip netns exec sw python3 "$RECORDER" 1 3 to-s1 to-s2 sw-rx > "$VM_OUT/record-sw.txt" 2>&1 &
+	python3 "$RECORDER" --rdma 1 3 rx0 > "$VM_OUT/record-rx.txt" 2>&1 &
 	clock
 	gid=$(gid_index "$RX") || fail "no GID for $RX"
 	perftest+=(-x "$gid")
+	barrier up "$UP_SECS" "${ROLES[@]}" || fail "the VMs did not all come up"
 	for run in ${FABRIC_RUNS:-off on}; do
 		[ "$run" = on ] && { tc qdisc change dev rx0 root lossless dcqcn np 3 || fail "np on"; }
-		# both senders at once: listen only when both wait to connect
-		# (they say so in the output directory all the VMs share)
-		for _ in $(seq "$(scaled 600)"); do
-			[ -e "$VM_OUT/ready-s1-$run" ] && [ -e "$VM_OUT/ready-s2-$run" ] && break
-			sleep 0.5
-		done
 		sw_stats "${run}0"
 		# the queue of sw-rx and the bytes in and out of every switch port
 		ip netns exec sw python3 "$SAMPLER" --wall --bytes 0.1 3 sw-rx to-s1 to-s2 \
 			> "$VM_OUT/sw-$run.dat" &
 		spid=$!
-		timeout "$(scaled 300)" "${perftest[@]}" -p 18515 > "$VM_OUT/rx-$run-1.log" 2>&1 &
+		timeout "$(scaled "$RUN_SECS")" "${perftest[@]}" -p 18515 > "$VM_OUT/rx-$run-1.log" 2>&1 &
 		p1=$!
-		timeout "$(scaled 300)" "${perftest[@]}" -p 18516 > "$VM_OUT/rx-$run-2.log" 2>&1
-		wait "$p1"
+		timeout "$(scaled "$RUN_SECS")" "${perftest[@]}" -p 18516 > "$VM_OUT/rx-$run-2.log" 2>&1 &
+		p2=$!
+		# both servers listen before either sender connects
+		listening 18515 18516 || fail "run $run: perftest's servers do not listen"
+		barrier "listen-$run" "$STEP_SECS" "${ROLES[@]}" || fail "run $run: the senders are not ready"
+		wait "$p1" || say "run $run: server 1 exited $?"
+		wait "$p2" || say "run $run: server 2 exited $?"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
 		sw_stats "${run}1"
 		say "samples_$run $VM_OUT/sw-$run.dat"
 		say "seq_err_$run $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_seq_err)"
 		tc -s qdisc show dev rx0 | grep dcqcn
+		barrier "done-$run" "$RUN_SECS" "${ROLES[@]}" || fail "run $run: a sender did not finish"
 	done
+	# the switch goes last: see outlive
+	outlive "$STEP_SECS" s1 s2 || fail "the senders did not end"
 	;;
 s1|s2)
 	addr=192.0.2.${role#s}
@@ -193,9 +213,11 @@ s1|s2)
 		speed "$SPEED" || fail "tc"
 	ets "" "$dev"
 	rxe_up "$dev" || fail "no rxe0 on $dev"
+	python3 "$RECORDER" --rdma 1 3 "$dev" > "$VM_OUT/record-$role.txt" 2>&1 &
 	clock
 	gid=$(gid_index "$addr") || fail "no GID for $addr"
 	perftest+=(-x "$gid" -p "$port")
+	barrier up "$UP_SECS" "${ROLES[@]}" || fail "the VMs did not all come up"
 	for run in ${FABRIC_RUNS:-off on}; do
 		if [ "$run" = on ]; then
 			tc qdisc change dev "$dev" root lossless "${DCQCN_RP[@]}" || fail "rp on"
@@ -203,12 +225,17 @@ s1|s2)
 		# this QP's rate and target every 100 ms
 		python3 "$SAMPLER" --wall --dcqcn 0.1 3 "$dev" > "$VM_OUT/$role-$run.dat" &
 		spid=$!
-		touch "$VM_OUT/ready-$role-$run"
-		perftest_connect "$VM_OUT/$role-$run.log" "$(scaled 1500)" 0.2 timeout "$(scaled 200)" "${perftest[@]}" "$RX"
+		barrier "listen-$run" "$STEP_SECS" "${ROLES[@]}" || fail "run $run: not every VM is ready"
+		# the server listens: a refused connection is retried a few times
+		# only (a TCP handshake lost on a paused link)
+		perftest_connect "$VM_OUT/$role-$run.log" 25 0.2 \
+			timeout "$(scaled "$RUN_SECS")" "${perftest[@]}" "$RX" ||
+			say "run $run: ib_write_bw exited $? after $PERFTEST_TRIES tries"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
 		say "bw_$run $(perftest_bw "$VM_OUT/$role-$run.log")"
 		tc -s qdisc show dev "$dev" | grep -A3 dcqcn
+		barrier "done-$run" "$RUN_SECS" "${ROLES[@]}" || fail "run $run: the other VMs did not finish"
 	done
 	;;
 *) fail "role '$role' is not rx, s1 or s2" ;;

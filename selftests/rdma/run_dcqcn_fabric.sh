@@ -58,6 +58,10 @@ sed 's/^/# /' "$out/result"
 if [ "$rc" = 0 ] && [ "$(tail -n 1 "$out/result")" = pass ]; then
 	echo "ok 1 dcqcn fabric: with DCQCN few XOFF, no loss, fair and full"
 else
+	# the whole run, so that the failure explains itself: each guest's
+	# console and output, the samples, the flight recorders' records
+	keep=${DCQCN_FAILED_DIR:-$top/results/failed}/dcqcn_fabric-$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$keep" && cp -a "$out"/. "$keep"/ && echo "# the failed run is kept in $keep"
 	echo "not ok 1 dcqcn fabric: with DCQCN few XOFF, no loss, fair and full"
 	exit 1
 fi

@@ -58,3 +58,63 @@ perftest_connect() {
 perftest_bw() {
 	awk '/#bytes.*BW average/ { getline; print $4; exit }' "$1"
 }
+
+# barrier STEP SECONDS ROLE...: the multi-VM scenes' phases. This VM
+# ($VM_NAME) says it reached STEP (a file in $VM_OUT, the directory every
+# VM of a scene shares), then waits until every ROLE has, at most SECONDS
+# (scaled). Returns 1 after saying which VMs never reached STEP; the
+# scene's script then fails, and scripts/vm-multi stops the other VMs.
+barrier() {
+	local step=$1 secs=$2 r missing tries
+	shift 2
+	touch "$VM_OUT/at-$step-$VM_NAME"
+	tries=$(($(scaled "$secs") * 5))
+	while :; do
+		missing=""
+		for r in "$@"; do
+			[ -e "$VM_OUT/at-$step-$r" ] || missing+=" $r"
+		done
+		[ -n "$missing" ] || return 0
+		[ "$tries" -gt 0 ] || break
+		tries=$((tries - 1))
+		sleep 0.2
+	done
+	echo "barrier: $VM_NAME: step '$step': still waiting after $(scaled "$secs") s for:$missing"
+	return 1
+}
+
+# outlive SECONDS ROLE...: wait until the VMs ROLE have ended their
+# command (scripts/vm-multi's guests leave VM_OUT/NAME.rc just before they
+# power off), at most SECONDS (scaled), so that a VM with links to them
+# goes last: a guest whose peer's qemu went away while it still had
+# packets for it logs transmit timeouts on that link until it ends.
+outlive() {
+	local secs=$1 r missing tries
+	shift
+	tries=$(($(scaled "$secs") * 5))
+	while :; do
+		missing=""
+		for r in "$@"; do
+			[ -e "$VM_OUT/$r.rc" ] || missing+=" $r"
+		done
+		[ -n "$missing" ] || { sleep 1; return 0; }
+		[ "$tries" -gt 0 ] || break
+		tries=$((tries - 1))
+		sleep 0.2
+	done
+	echo "outlive: $VM_NAME: still waiting after $(scaled "$secs") s for the end of:$missing"
+	return 1
+}
+
+# listening PORT...: wait until a TCP socket listens on each PORT (a
+# perftest server has exchanged nothing before), at most 60 s (scaled)
+listening() {
+	local p tries=$(($(scaled 60) * 5))
+	for p in "$@"; do
+		until [ -n "$(ss -ltnH "sport = :$p")" ]; do
+			[ "$tries" -gt 0 ] || { echo "listening: nothing listens on TCP port $p"; return 1; }
+			tries=$((tries - 1))
+			sleep 0.2
+		done
+	done
+}
