@@ -16,7 +16,7 @@
 #include <net/sch_generic.h>
 
 #include "dcqcn_rp.h"
-#include "lossless_compat.h"
+#include "../sch_lossless/lossless_compat.h"
 
 /* rxe's UDP source port of a new QP (dcqcn_dev.c) */
 #define DCQCN_RXE_SPORT_BASE	0xc000

@@ -35,7 +35,7 @@
 #include <asm/checksum.h>
 
 #include "dcqcn_cnp.h"
-#include "lossless_compat.h"
+#include "../sch_lossless/lossless_compat.h"
 
 /* crc32_le of eight 0xff bytes from a seed of ~0: the masked LRH */
 #define ROCE_ICRC_SEED		0xdebb20e3U
