@@ -147,3 +147,5 @@ counters 2
 # the rate changes traced: "... dcqcn_rate: ifindex=.. peer=.. sport=.. rate=4000000 ..."
 say "trace_rate2 $(grep -c 'dcqcn_rate:' "$T/trace")"
 say "trace_rate2_pinned $(grep -c 'dcqcn_rate:.* rate=4000000 ' "$T/trace")"
+# the server's VM goes last (outlive, rxe_lib.sh)
+[ "$role" = client ] || outlive 120 client || fail "the client did not end"

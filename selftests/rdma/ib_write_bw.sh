@@ -84,3 +84,5 @@ for c in sent_pkts rcvd_pkts; do
 	[ "$(counter $c)" -gt 0 ] || fail "rxe0's $c is $(counter $c): no RDMA traffic over rxe"
 done
 echo "ib_write_bw.sh: $role: rxe0 sent $(counter sent_pkts) and received $(counter rcvd_pkts) packets"
+# the server's VM goes last (outlive, rxe_lib.sh)
+[ "$role" = client ] || outlive 120 client || fail "the client did not end"

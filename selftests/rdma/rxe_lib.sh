@@ -59,27 +59,39 @@ perftest_bw() {
 	awk '/#bytes.*BW average/ { getline; print $4; exit }' "$1"
 }
 
+# wait_files SECONDS FILE...: wait until every FILE exists, at most
+# SECONDS (scaled); returns 1 with the names of those still missing in
+# $missing
+wait_files() {
+	local secs=$1 f tries
+	shift
+	tries=$(($(scaled "$secs") * 5))
+	while :; do
+		missing=""
+		for f in "$@"; do
+			[ -e "$f" ] || missing+=" ${f##*/}"
+		done
+		[ -n "$missing" ] || return 0
+		[ "$tries" -gt 0 ] || return 1
+		tries=$((tries - 1))
+		sleep 0.2
+	done
+}
+
 # barrier STEP SECONDS ROLE...: the multi-VM scenes' phases. This VM
 # ($VM_NAME) says it reached STEP (a file in $VM_OUT, the directory every
 # VM of a scene shares), then waits until every ROLE has, at most SECONDS
 # (scaled). Returns 1 after saying which VMs never reached STEP; the
 # scene's script then fails, and scripts/vm-multi stops the other VMs.
 barrier() {
-	local step=$1 secs=$2 r missing tries
+	local step=$1 secs=$2 r files=()
 	shift 2
 	touch "$VM_OUT/at-$step-$VM_NAME"
-	tries=$(($(scaled "$secs") * 5))
-	while :; do
-		missing=""
-		for r in "$@"; do
-			[ -e "$VM_OUT/at-$step-$r" ] || missing+=" $r"
-		done
-		[ -n "$missing" ] || return 0
-		[ "$tries" -gt 0 ] || break
-		tries=$((tries - 1))
-		sleep 0.2
+	for r in "$@"; do
+		files+=("$VM_OUT/at-$step-$r")
 	done
-	echo "barrier: $VM_NAME: step '$step': still waiting after $(scaled "$secs") s for:$missing"
+	wait_files "$secs" "${files[@]}" && return 0
+	echo "barrier: $VM_NAME: step '$step': still waiting after $(scaled "$secs") s for:${missing//at-$step-/}"
 	return 1
 }
 
@@ -89,20 +101,13 @@ barrier() {
 # goes last: a guest whose peer's qemu went away while it still had
 # packets for it logs transmit timeouts on that link until it ends.
 outlive() {
-	local secs=$1 r missing tries
+	local secs=$1 r files=()
 	shift
-	tries=$(($(scaled "$secs") * 5))
-	while :; do
-		missing=""
-		for r in "$@"; do
-			[ -e "$VM_OUT/$r.rc" ] || missing+=" $r"
-		done
-		[ -n "$missing" ] || { sleep 1; return 0; }
-		[ "$tries" -gt 0 ] || break
-		tries=$((tries - 1))
-		sleep 0.2
+	for r in "$@"; do
+		files+=("$VM_OUT/$r.rc")
 	done
-	echo "outlive: $VM_NAME: still waiting after $(scaled "$secs") s for the end of:$missing"
+	wait_files "$secs" "${files[@]}" && { sleep 1; return 0; }
+	echo "outlive: $VM_NAME: still waiting after $(scaled "$secs") s for the end of:${missing//.rc/}"
 	return 1
 }
 

@@ -13,20 +13,23 @@ peer pausing it; pfc_tx_xoff, pfc_tx_xon, ingress_bytes, pausing: is it
 pausing the peer; backlog, in, out), and from sysfs the device's packet
 and drop counters and each transmit queue's tx_timeout count. With --rdma,
 every hw_counter of every rdma device (rxe: retries, sequence errors,
-RNR, duplicate requests, completions).
+RNR, duplicate requests, completions) and, every fifth sample (a process
+of its own), each QP's state and PSNs (rdma resource show qp): a QP whose
+send PSN stands still in state RTS while its port is neither paused nor
+backlogged has stopped inside the RDMA stack.
 The scenes keep the records of a run that fails.
 """
 import json
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qdisc_sampler import attrs, RTM_GETQDISC, RTM_NEWQDISC, NLMSG_DONE, NLMSG_ERROR, \
-    NLM_F_REQUEST, NLM_F_DUMP, TCA_KIND, TCA_STATS2, TCA_STATS_QUEUE, TCA_STATS_APP, \
-    ST_CLASS, ST_TC, TC_H_ROOT  # noqa: E402
+from qdisc_sampler import attrs, root_lossless, TCA_STATS_QUEUE, TCA_STATS_APP, \
+    ST_CLASS, ST_TC  # noqa: E402
 
 # include/uapi/linux/sch_lossless.h: the TCA_LOSSLESS_STATS_* recorded
 CLASS_STATS = {9: "pfc_rx", 10: "pause_us", 13: "pfc_tx_xoff", 14: "pfc_tx_xon",
@@ -35,41 +38,27 @@ DEV_STATS = ("rx_packets", "tx_packets", "rx_dropped", "tx_dropped")
 
 
 def number(b):
-    return {1: "=B", 2: "=H", 4: "=I", 8: "=Q"}.get(len(b)) and \
-        struct.unpack({1: "=B", 2: "=H", 4: "=I", 8: "=Q"}[len(b)], b)[0]
+    """an attribute's unsigned integer, by its length"""
+    fmt = {1: "=B", 2: "=H", 4: "=I", 8: "=Q"}.get(len(b))
+    return struct.unpack(fmt, b)[0] if fmt else None
 
 
 def qdiscs(sock, seq, want_tc):
     """{ifindex: {...}} of the root lossless qdiscs"""
-    req = struct.pack("=BxxxiIII", 0, 0, 0, 0, 0)
-    sock.send(struct.pack("=IHHII", 16 + len(req), RTM_GETQDISC,
-                          NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + req)
     res = {}
-    while True:
-        data = sock.recv(1 << 20)
-        off = 0
-        while off + 16 <= len(data):
-            mlen, mtype, _, _, _ = struct.unpack_from("=IHHII", data, off)
-            if mtype in (NLMSG_DONE, NLMSG_ERROR):
-                return res
-            if mtype == RTM_NEWQDISC:
-                _, ifindex, _, parent, _ = struct.unpack_from("=BxxxiIII", data, off + 16)
-                a = dict(attrs(data[off + 36:off + mlen]))
-                if parent == TC_H_ROOT and a.get(TCA_KIND, b"").rstrip(b"\0") == b"lossless" \
-                        and TCA_STATS2 in a:
-                    st = dict(attrs(a[TCA_STATS2]))
-                    qlen, backlog = struct.unpack_from("=II", st[TCA_STATS_QUEUE])
-                    rec = {"qlen": qlen, "qbacklog": backlog}
-                    for t, nest in attrs(st.get(TCA_STATS_APP, b"")):
-                        if t != ST_CLASS:
-                            continue
-                        c = dict(attrs(nest))
-                        if ST_TC in c and number(c[ST_TC]) == want_tc:
-                            for k, name in CLASS_STATS.items():
-                                if k in c:
-                                    rec[name] = number(c[k])
-                    res[ifindex] = rec
-            off += (mlen + 3) & ~3
+    for ifindex, st in root_lossless(sock, seq):
+        qlen, backlog = struct.unpack_from("=II", st[TCA_STATS_QUEUE])
+        rec = {"qlen": qlen, "qbacklog": backlog}
+        for t, nest in attrs(st.get(TCA_STATS_APP, b"")):
+            if t != ST_CLASS:
+                continue
+            c = dict(attrs(nest))
+            if ST_TC in c and number(c[ST_TC]) == want_tc:
+                for k, name in CLASS_STATS.items():
+                    if k in c:
+                        rec[name] = number(c[k])
+        res[ifindex] = rec
+    return res
 
 
 def read(path):
@@ -104,12 +93,23 @@ def main():
             rec["tx_timeout"] = [read("%s/queues/%s/tx_timeout" % (base, x)) for x in txq]
             line[d] = rec
         if rdma:
-            for ib in sorted(os.listdir("/sys/class/infiniband")):
+            try:
+                ibs = sorted(os.listdir("/sys/class/infiniband"))
+            except OSError:
+                ibs = []
+            for ib in ibs:
                 hw = "/sys/class/infiniband/%s/ports/1/hw_counters" % ib
                 try:
                     line[ib] = {c: read(os.path.join(hw, c)) for c in sorted(os.listdir(hw))}
                 except OSError:
                     pass
+            if seq % 5 == 1:
+                try:
+                    line["qp"] = json.loads(subprocess.run(
+                        ["rdma", "-j", "resource", "show", "qp"], capture_output=True,
+                        text=True, timeout=10).stdout or "[]")
+                except (OSError, ValueError, subprocess.TimeoutExpired):
+                    line["qp"] = None
         print(json.dumps(line, separators=(",", ":")), flush=True)
         time.sleep(max(0.0, interval - (time.time() - line["t"])))
 

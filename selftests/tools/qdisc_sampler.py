@@ -92,30 +92,39 @@ def dev_bytes(dev):
     return tuple(res)
 
 
-def sample(sock, seq, ifindexes, want_tc, want_dcqcn):
+def root_lossless(sock, seq):
+    """(ifindex, TCA_STATS2's attributes) of each root lossless qdisc in
+    the namespace, from one RTM_GETQDISC dump."""
     req = struct.pack("=BxxxiIII", 0, 0, 0, 0, 0)
     sock.send(struct.pack("=IHHII", 16 + len(req), RTM_GETQDISC,
                           NLM_F_REQUEST | NLM_F_DUMP, seq, 0) + req)
-    res = {}
     while True:
         data = sock.recv(1 << 20)
         off = 0
         while off + 16 <= len(data):
             mlen, mtype, _, _, _ = struct.unpack_from("=IHHII", data, off)
             if mtype in (NLMSG_DONE, NLMSG_ERROR):
-                return res
+                return
             if mtype == RTM_NEWQDISC:
                 _, ifindex, _, parent, _ = struct.unpack_from("=BxxxiIII", data, off + 16)
-                if ifindex in ifindexes and parent == TC_H_ROOT:
+                if parent == TC_H_ROOT:
                     a = dict(attrs(data[off + 36:off + mlen]))
                     if a.get(TCA_KIND, b"").rstrip(b"\0") == b"lossless" and TCA_STATS2 in a:
-                        st = dict(attrs(a[TCA_STATS2]))
-                        backlog = struct.unpack_from("=II", st[TCA_STATS_QUEUE])[1]
-                        app = st.get(TCA_STATS_APP, b"")
-                        res[ifindex] = (backlog,) + lossless_stats(app, want_tc)
-                        if want_dcqcn:
-                            res[ifindex] += dcqcn_qp(app)
+                        yield ifindex, dict(attrs(a[TCA_STATS2]))
             off += (mlen + 3) & ~3
+
+
+def sample(sock, seq, ifindexes, want_tc, want_dcqcn):
+    res = {}
+    for ifindex, st in root_lossless(sock, seq):
+        if ifindex not in ifindexes:
+            continue
+        backlog = struct.unpack_from("=II", st[TCA_STATS_QUEUE])[1]
+        app = st.get(TCA_STATS_APP, b"")
+        res[ifindex] = (backlog,) + lossless_stats(app, want_tc)
+        if want_dcqcn:
+            res[ifindex] += dcqcn_qp(app)
+    return res
 
 
 def main():
