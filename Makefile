@@ -70,9 +70,10 @@ check-debug:
 print-kdir:
 	@echo $(KDIR)
 
+# the KUnit suites in user-mode-linux, from each kernel's linux-source
 kunit:
 	@scripts/deps --quiet
-	@scripts/kunit
+	@for s in 6.1 6.12; do KUNIT_SOURCE=$$s scripts/kunit || exit 1; done
 
 demo:
 	@scripts/deps --quiet
