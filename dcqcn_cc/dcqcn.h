@@ -6,15 +6,17 @@
 #ifndef _DCQCN_H
 #define _DCQCN_H
 
+#include <linux/bits.h>
 #include <linux/hashtable.h>
-#include <linux/hrtimer.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
+#include <net/lossless_cc.h>
 #include <net/sch_generic.h>
 
+#include "dcqcn_cnp.h"
 #include "dcqcn_rp.h"
 #include "../sch_lossless/lossless_compat.h"
 
@@ -26,7 +28,6 @@
 #define DCQCN_QP_IDLE		(5 * HZ)	/* unused this long: forgotten */
 #define DCQCN_GC_PERIOD		HZ
 #define DCQCN_DUMP_QPS		64	/* QPs in one statistics dump */
-#define DCQCN_MAX_HELD		256	/* packets a QP may have waiting */
 
 /**
  * struct dcqcn_cfg - the settings of one device
@@ -60,11 +61,8 @@ struct dcqcn_cfg {
  * @cnp_sent: CNPs sent for it
  * @cnp_handled: CNPs it reacted to
  * @rp: its rate machine
- * @dd: its device
- * @held: its packets waiting for their time (pacing, dcqcn_pace.c)
- * @pacer: releases them
- * @next_tx: ns, when its next packet may go
- * @paced: its packets that waited
+ * @next_tx: ns, when its next packet may go (pacing, dcqcn_pace.c)
+ * @paced: its packets that waited for that
  */
 struct dcqcn_qp {
 	struct hlist_node node;
@@ -77,9 +75,6 @@ struct dcqcn_qp {
 	u64 cnp_sent;
 	u64 cnp_handled;
 	struct dcqcn_rp rp;
-	struct dcqcn_dev *dd;
-	struct sk_buff_head held;
-	struct hrtimer pacer;
 	u64 next_tx;
 	u64 paced;
 };
@@ -101,9 +96,12 @@ struct dcqcn_qp {
  * @np_cnp_sent: np_cnp_sent
  * @np_cnp_no_peer: CE packets of a QP whose peer QP is not known: no CNP
  * @rp_cnp_handled: rp_cnp_handled
- * @rp_cnp_ignored: rp_cnp_ignored: CNPs for no known QP, or one without RP
+ * @rp_cnp_ignored: rp_cnp_ignored: CNPs not taken, for any reason below
+ * @cnp_fault: CNPs not taken, by enum dcqcn_cnp_fault (DCQCN_CNP_OK unused)
+ * @cnp_no_qp: well-formed CNPs for no QP of ours with a reaction point
  * @ect_set: RoCEv2 packets out made ECT(0)
  * @paced: packets out that waited for their QP's rate
+ * @qp_refused: packets out of a new QP not followed (DCQCN_MAX_QPS)
  */
 struct dcqcn_dev {
 	struct hlist_node node;
@@ -123,9 +121,28 @@ struct dcqcn_dev {
 	u64 np_cnp_no_peer;
 	u64 rp_cnp_handled;
 	u64 rp_cnp_ignored;
+	u64 cnp_fault[DCQCN_CNP_FAULTS];
+	u64 cnp_no_qp;
 	u64 ect_set;
 	u64 paced;
+	u64 qp_refused;
 };
+
+/* A QP as the qdisc's pacing knows it (a flow): nonzero */
+static inline u64 dcqcn_qp_flow(const struct dcqcn_qp *qp)
+{
+	return BIT_ULL(48) | (u64)be32_to_cpu(qp->peer) << 16 | qp->sport;
+}
+
+static inline __be32 dcqcn_flow_peer(u64 flow)
+{
+	return cpu_to_be32((u32)(flow >> 16));
+}
+
+static inline u16 dcqcn_flow_sport(u64 flow)
+{
+	return (u16)flow;
+}
 
 /* dcqcn_dev.c */
 struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch);
@@ -135,6 +152,7 @@ struct dcqcn_dev *dcqcn_dev_find(const struct net *net, int ifindex);
 struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, __be32 peer, u16 sport);
 struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn);
 struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 now);
+bool dcqcn_qp_named(const struct dcqcn_qp *qp, u32 qpn);
 
 /* dcqcn_netlink.c */
 int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 speed,
@@ -143,17 +161,14 @@ int dcqcn_dump(void *cc, struct sk_buff *skb);
 int dcqcn_dump_stats(void *cc, struct sk_buff *skb);
 
 /* dcqcn_tx.c */
-bool dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio);
+enum lossless_cc_verdict dcqcn_classify(void *cc, struct sk_buff *skb, int prio, u64 now,
+					u64 *flow, u64 *time);
 
 /* dcqcn_pace.c */
-void dcqcn_pace_init(struct dcqcn_qp *qp);
-bool dcqcn_pace(struct dcqcn_dev *dd, struct dcqcn_qp *qp, struct sk_buff *skb, u64 now);
-bool dcqcn_pace_releasing(const struct sk_buff *skb);
-bool dcqcn_pace_busy(struct dcqcn_qp *qp);
-void dcqcn_pace_stop(struct dcqcn_qp *qp);
+u64 dcqcn_sent(void *cc, u64 flow, unsigned int len, bool waited, u64 now);
 
 /* dcqcn_rx.c */
-void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp);
+void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp, u64 now);
 int dcqcn_rx_init(void);
 void dcqcn_rx_exit(void);
 

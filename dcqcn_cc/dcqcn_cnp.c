@@ -29,10 +29,11 @@
  */
 #include <linux/crc32.h>
 #include <linux/errno.h>
+#include <linux/in.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
-#include <asm/checksum.h>
+#include <net/checksum.h>
 
 #include "dcqcn_cnp.h"
 #include "../sch_lossless/lossless_compat.h"
@@ -177,4 +178,44 @@ int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info)
 	put_unaligned_le32(dcqcn_icrc_ipv4(buf, ROCE_CNP_IPV4_BYTES),
 			   buf + ROCE_CNP_IPV4_BYTES - IB_ICRC_BYTES);
 	return ROCE_CNP_IPV4_BYTES;
+}
+
+/**
+ * dcqcn_cnp_check_ipv4() - whether a packet is a CNP to be taken
+ * @pkt: the IPv4 packet, from its header
+ * @len: the bytes at @pkt (at least the packet's total length)
+ * @bth: its BTH, when it is one
+ *
+ * A CNP is taken only whole and intact: an IPv4 header without options
+ * and not a fragment, UDP to 4791 of exactly a CNP's length, a BTH with
+ * the CNP opcode and BECN set, a UDP checksum that is 0 or right, and the
+ * right ICRC.
+ *
+ * Return: DCQCN_CNP_OK, or why not.
+ */
+enum dcqcn_cnp_fault dcqcn_cnp_check_ipv4(const u8 *pkt, size_t len, struct dcqcn_bth *bth)
+{
+	const u8 *udp = pkt + 20;
+	__be32 saddr, daddr;
+	__wsum sum;
+
+	if (len < ROCE_CNP_IPV4_BYTES || pkt[0] != 0x45 ||
+	    get_unaligned_be16(pkt + 2) != ROCE_CNP_IPV4_BYTES ||
+	    (get_unaligned_be16(pkt + 6) & 0x3fff) || pkt[9] != 17 ||
+	    get_unaligned_be16(udp + 2) != ROCE_V2_UDP_DPORT ||
+	    get_unaligned_be16(udp + 4) != 8 + ROCE_CNP_UDP_PAYLOAD ||
+	    dcqcn_bth_read(udp + 8, IB_BTH_BYTES, bth) || bth->opcode != ROCE_CNP_OPCODE)
+		return DCQCN_CNP_MALFORMED;
+	if (!bth->becn)
+		return DCQCN_CNP_NO_BECN;
+	if (get_unaligned((const u16 *)(udp + UDP_CHECK))) {
+		memcpy(&saddr, pkt + 12, 4);
+		memcpy(&daddr, pkt + 16, 4);
+		sum = csum_partial(udp, 8 + ROCE_CNP_UDP_PAYLOAD, 0);
+		if (csum_tcpudp_magic(saddr, daddr, 8 + ROCE_CNP_UDP_PAYLOAD, IPPROTO_UDP, sum))
+			return DCQCN_CNP_BAD_CSUM;
+	}
+	if (!dcqcn_icrc_ipv4_ok(pkt, ROCE_CNP_IPV4_BYTES))
+		return DCQCN_CNP_BAD_ICRC;
+	return DCQCN_CNP_OK;
 }

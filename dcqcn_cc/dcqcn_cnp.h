@@ -78,10 +78,30 @@ struct dcqcn_cnp_info {
 	u32 dest_qp;
 };
 
+/**
+ * enum dcqcn_cnp_fault - why a packet with the CNP opcode is not taken
+ * @DCQCN_CNP_OK: a well-formed CNP
+ * @DCQCN_CNP_MALFORMED: not the length of a CNP (IP, UDP, BTH, 16 bytes,
+ *	ICRC), IP options, a fragment, or not UDP to 4791
+ * @DCQCN_CNP_NO_BECN: BECN is not set
+ * @DCQCN_CNP_BAD_CSUM: a UDP checksum that is not 0 (none) and wrong
+ * @DCQCN_CNP_BAD_ICRC: the ICRC does not match
+ * @DCQCN_CNP_FAULTS: how many there are
+ */
+enum dcqcn_cnp_fault {
+	DCQCN_CNP_OK,
+	DCQCN_CNP_MALFORMED,
+	DCQCN_CNP_NO_BECN,
+	DCQCN_CNP_BAD_CSUM,
+	DCQCN_CNP_BAD_ICRC,
+	DCQCN_CNP_FAULTS
+};
+
 void dcqcn_bth_write(u8 *bth, const struct dcqcn_bth *info);
 int dcqcn_bth_read(const u8 *bth, size_t len, struct dcqcn_bth *info);
 u32 dcqcn_icrc_ipv4(const u8 *pkt, size_t len);
 bool dcqcn_icrc_ipv4_ok(const u8 *pkt, size_t len);
 int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info);
+enum dcqcn_cnp_fault dcqcn_cnp_check_ipv4(const u8 *pkt, size_t len, struct dcqcn_bth *bth);
 
 #endif /* _DCQCN_CNP_H */

@@ -9,7 +9,9 @@
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
+#include <linux/in.h>
 #include <linux/string.h>
+#include <net/checksum.h>
 
 #include "dcqcn_cnp.h"
 
@@ -154,8 +156,59 @@ static void dcqcn_bth_roundtrip_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dcqcn_bth_read(raw, IB_BTH_BYTES - 1, &got), -EINVAL);
 }
 
+/* What is taken as a CNP, and why the rest is not. */
+static void dcqcn_cnp_check_test(struct kunit *test)
+{
+	u8 pkt[ROCE_CNP_IPV4_BYTES];
+	struct dcqcn_bth bth;
+	__wsum sum;
+	u16 check;
+
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_OK);
+	KUNIT_EXPECT_EQ(test, bth.qpn, 0x11U);
+	/* a switch's CE mark on the way: the ICRC does not cover the TOS */
+	pkt[1] |= 3;
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_OK);
+
+	/* a right UDP checksum is taken (the ICRC does not cover it), a wrong one not */
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	sum = csum_partial(pkt + 20, 8 + ROCE_CNP_UDP_PAYLOAD, 0);
+	check = (__force u16)csum_tcpudp_magic(ref_info.saddr, ref_info.daddr,
+					       8 + ROCE_CNP_UDP_PAYLOAD, IPPROTO_UDP, sum);
+	memcpy(pkt + 26, &check, 2);
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_OK);
+	pkt[27] ^= 1;
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_BAD_CSUM);
+
+	/* a bit of the QP number changed on the way */
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	pkt[35] ^= 1;
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_BAD_ICRC);
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	pkt[ROCE_CNP_IPV4_BYTES - 1] ^= 0x80;
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_BAD_ICRC);
+
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	pkt[32] &= ~0x40;				/* BECN */
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_NO_BECN);
+
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt) - 1, &bth),
+			DCQCN_CNP_MALFORMED);
+	pkt[6] |= 0x20;					/* more fragments */
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_MALFORMED);
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	pkt[25] = 0x24;					/* UDP length 36 */
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_MALFORMED);
+	memcpy(pkt, ref_cnp, sizeof(pkt));
+	pkt[28] = 0x80;					/* not the CNP opcode */
+	KUNIT_EXPECT_EQ(test, dcqcn_cnp_check_ipv4(pkt, sizeof(pkt), &bth), DCQCN_CNP_MALFORMED);
+}
+
 static struct kunit_case dcqcn_cnp_cases[] = {
 	KUNIT_CASE(dcqcn_cnp_encode_test),
+	KUNIT_CASE(dcqcn_cnp_check_test),
 	KUNIT_CASE(dcqcn_icrc_mask_test),
 	KUNIT_CASE(dcqcn_bth_roundtrip_test),
 	{}

@@ -27,6 +27,7 @@
 #include <linux/jiffies.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <rdma/ib_verbs.h>
 
 #include "dcqcn.h"
 
@@ -72,19 +73,33 @@ struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 
 	if (qp)
 		return qp;
 	if (dd->nqps >= DCQCN_MAX_QPS)
-		return NULL;
-	qp = kzalloc(sizeof(*qp), GFP_ATOMIC);
+		goto refused;
+	qp = kzalloc(sizeof(*qp), GFP_ATOMIC | __GFP_NOWARN);
 	if (!qp)
-		return NULL;
+		goto refused;
 	qp->peer = peer;
 	qp->sport = sport;
-	qp->dd = dd;
 	qp->next_tx = now;
 	dcqcn_rp_init(&qp->rp, &dd->cfg.rp_params, now);
-	dcqcn_pace_init(qp);
 	hash_add(dd->qps, &qp->node, dcqcn_qp_key(peer, sport));
 	dd->nqps++;
 	return qp;
+
+refused:
+	dd->qp_refused++;
+	return NULL;
+}
+
+/*
+ * Whether @qpn, the QP number a packet from @qp's peer names (a CNP's
+ * DestQP), is the local QP of @qp: rxe gives a connected QP the port
+ * rdma_get_udp_sport() makes of the two QP numbers (no flow label set),
+ * and a QP before that the one dcqcn_rxe_sport() makes of its own.
+ */
+bool dcqcn_qp_named(const struct dcqcn_qp *qp, u32 qpn)
+{
+	return rdma_get_udp_sport(0, qpn, qp->peer_qpn) == qp->sport ||
+	       dcqcn_rxe_sport(qpn) == qp->sport;
 }
 
 static void dcqcn_qp_del(struct dcqcn_dev *dd, struct dcqcn_qp *qp)
@@ -104,8 +119,7 @@ static void dcqcn_gc(struct timer_list *t)
 
 	spin_lock(&dd->lock);
 	hash_for_each_safe(dd->qps, bkt, tmp, qp, node)
-		if (time_after(jiffies, qp->last_used + DCQCN_QP_IDLE) &&
-		    !dcqcn_pace_busy(qp))
+		if (time_after(jiffies, qp->last_used + DCQCN_QP_IDLE))
 			dcqcn_qp_del(dd, qp);
 	spin_unlock(&dd->lock);
 	mod_timer(&dd->gc, jiffies + DCQCN_GC_PERIOD);
@@ -167,19 +181,9 @@ static void dcqcn_dev_free_rcu(struct rcu_head *head)
  */
 void dcqcn_dev_destroy(struct dcqcn_dev *dd)
 {
-	struct dcqcn_qp *qp;
-	int bkt;
-
 	ASSERT_RTNL();
 	if (!hlist_unhashed(&dd->node))
 		hash_del_rcu(&dd->node);
 	timer_delete_sync(&dd->gc);
-	/*
-	 * The qdisc is gone from the device: nothing adds a QP or a packet
-	 * any more, and the receive hook only reads the table. Stop the
-	 * pacers (not under the lock: their callbacks take it).
-	 */
-	hash_for_each(dd->qps, bkt, qp, node)
-		dcqcn_pace_stop(qp);
 	call_rcu(&dd->rcu, dcqcn_dev_free_rcu);
 }

@@ -10,7 +10,7 @@
  * - dcqcn_rx.c: the notification point (a CNP for CE-marked packets) and
  *   the reaction point's input (CNPs, consumed);
  * - dcqcn_rp.c: the per-QP rate machine; dcqcn_cnp.c: the CNP and ICRC;
- * - dcqcn_pace.c: each QP held to its current rate in front of the qdisc;
+ * - dcqcn_pace.c: each QP's time to send, for the qdisc that paces it;
  * - dcqcn_netlink.c: the settings (tc ... lossless dcqcn ...) and the
  *   counters, through the hooks of sch_lossless (include/net/lossless_cc.h).
  */
@@ -31,7 +31,8 @@ static const struct lossless_cc_ops dcqcn_cc_ops = {
 	.destroy = dcqcn_destroy,
 	.dump = dcqcn_dump,
 	.dump_stats = dcqcn_dump_stats,
-	.enqueue = dcqcn_enqueue,
+	.classify = dcqcn_classify,
+	.sent = dcqcn_sent,
 };
 
 static int __init dcqcn_cc_init(void)

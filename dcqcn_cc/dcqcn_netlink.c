@@ -295,7 +295,7 @@ nla_put_failure:
 }
 
 static int dcqcn_put_qp(struct sk_buff *skb, const struct dcqcn_qp *qp,
-			const struct dcqcn_rp_params *p)
+			const struct dcqcn_rp_params *p, u64 now)
 {
 	struct nlattr *nest = nla_nest_start_noflag(skb, TCA_LOSSLESS_DCQCN_STATS_QP);
 
@@ -309,15 +309,15 @@ static int dcqcn_put_qp(struct sk_buff *skb, const struct dcqcn_qp *qp,
 			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_TARGET, qp->rp.rt,
 			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
-	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_QP_ALPHA, qp->rp.alpha) ||
+	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_QP_ALPHA,
+			DCQCN_ALPHA_SHOWN(dcqcn_rp_alpha(&qp->rp, p, now))) ||
 	    nla_put_u8(skb, TCA_LOSSLESS_DCQCN_QP_STAGE, dcqcn_rp_stage(&qp->rp, p)) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_CNP_SENT, qp->cnp_sent,
 			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_CNP_HANDLED, qp->cnp_handled,
 			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_QP_PACED, qp->paced,
-			      TCA_LOSSLESS_DCQCN_QP_PAD) ||
-	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_QP_HELD, skb_queue_len(&qp->held))) {
+			      TCA_LOSSLESS_DCQCN_QP_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -332,16 +332,18 @@ static int dcqcn_put_qp(struct sk_buff *skb, const struct dcqcn_qp *qp,
 int dcqcn_dump_stats(void *cc, struct sk_buff *skb)
 {
 	struct dcqcn_dev *dd = cc;
-	u64 now = ktime_get_ns();
 	struct dcqcn_qp *qp;
 	struct nlattr *nest;
 	unsigned int n = 0;
 	int bkt, err = -EMSGSIZE;
+	u64 now;
 
 	nest = nla_nest_start_noflag(skb, TCA_LOSSLESS_STATS_DCQCN);
 	if (!nest)
 		return -EMSGSIZE;
 	spin_lock_bh(&dd->lock);
+	/* under the lock: not before any QP's last event */
+	now = ktime_get_ns();
 	if (nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_NP_ECN_MARKED, dd->np_ecn_marked,
 			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_NP_CNP_SENT, dd->np_cnp_sent,
@@ -356,13 +358,25 @@ int dcqcn_dump_stats(void *cc, struct sk_buff *skb)
 			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_PACED, dd->paced,
 			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_CNP_MALFORMED,
+			      dd->cnp_fault[DCQCN_CNP_MALFORMED], TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_CNP_NO_BECN,
+			      dd->cnp_fault[DCQCN_CNP_NO_BECN], TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_CNP_BAD_CSUM,
+			      dd->cnp_fault[DCQCN_CNP_BAD_CSUM], TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_CNP_BAD_ICRC,
+			      dd->cnp_fault[DCQCN_CNP_BAD_ICRC], TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_CNP_NO_QP, dd->cnp_no_qp,
+			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_DCQCN_STATS_QP_REFUSED, dd->qp_refused,
+			      TCA_LOSSLESS_DCQCN_STATS_PAD) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_STATS_QPS, dd->nqps))
 		goto out;
 	hash_for_each(dd->qps, bkt, qp, node) {
 		if (n++ >= DCQCN_DUMP_QPS)
 			break;
 		dcqcn_rp_advance(&qp->rp, &dd->cfg.rp_params, now);
-		if (dcqcn_put_qp(skb, qp, &dd->cfg.rp_params))
+		if (dcqcn_put_qp(skb, qp, &dd->cfg.rp_params, now))
 			goto out;
 	}
 	err = 0;

@@ -3,52 +3,34 @@
  * dcqcn_cc: pacing, each QP held to its current rate R_C.
  *
  * Like the per-QP rate limiters of an RDMA NIC, in front of the port's
- * traffic class queues: a packet of a QP that comes to the lossless
- * qdisc before its time (the previous packet's time plus its length at
- * R_C, which is the line rate until the QP's first CNP) is taken by
- * dcqcn_enqueue() instead of being queued, and waits in the QP's own
- * queue; the QP's hrtimer gives it back to the
- * device (dev_queue_xmit()) when its time comes, and the qdisc queues it
- * then. A packet waiting here still belongs to rxe (its destructor has
- * not run), so a QP that has 64 packets out stops posting: holding a
- * QP's packets stalls that QP alone, and the other QPs and traffic go on.
- * A QP without a limiter is held to the line rate too, as a NIC sends a
- * QP's packets no faster than its port: rxe would otherwise hand the
- * port a whole window at once, and a cut would wait for that backlog to
- * drain before it showed on the wire.
- * Packets of a QP go out in order: once one waits, those after it wait
- * behind it, limited or not.
+ * traffic class queues. Each QP has a time before which its next packet
+ * may not go: the previous packet's time plus its length at R_C, which is
+ * the line rate until the QP's first CNP. dcqcn_classify() names a QP's
+ * packets to the lossless qdisc with that time; the qdisc holds them, in
+ * order, in its own queues until then, and tells dcqcn_sent() as each
+ * goes, which counts it for the RP byte counter and sets the QP's next
+ * time. A held packet still belongs to rxe (its destructor has not run),
+ * so a QP that has 64 packets out stops posting: holding a QP's packets
+ * stalls that QP alone, and the other QPs and traffic go on. A QP without
+ * a limiter is held to the line rate too, as a NIC sends a QP's packets no
+ * faster than its port: rxe would otherwise hand the port a whole window
+ * at once, and a cut would wait for that backlog to drain before it
+ * showed on the wire.
  *
- * A packet given back comes through dcqcn_enqueue() again: it is known
- * by a per-CPU pointer, set around dev_queue_xmit() (the qdisc's enqueue
- * runs on the calling CPU), and passes.
- *
- * Locking: the QP's queue, next_tx and timer are under the device's lock;
- * packets go to dev_queue_xmit() with no lock held.
+ * Locking: a QP's next time is under the device's lock.
  */
-#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
-#include <linux/netdevice.h>
-#include <linux/percpu.h>
 
 #include "dcqcn.h"
 
 /*
- * Bytes a QP may catch up by after its pacer fired late: the depth of its
- * rate limiter's bucket. A software timer fires late by up to
+ * Bytes a QP may catch up by after the qdisc's timer fired late: the depth
+ * of its rate limiter's bucket. A software timer fires late by up to
  * milliseconds (more in a loaded VM); without this a QP would lose what
  * its timer was late by and send below R_C.
  */
 #define DCQCN_PACE_BURST	16384
-
-static DEFINE_PER_CPU(const struct sk_buff *, dcqcn_releasing);
-
-/* Whether @skb is a packet the pacer is giving back just now. */
-bool dcqcn_pace_releasing(const struct sk_buff *skb)
-{
-	return this_cpu_read(dcqcn_releasing) == skb;
-}
 
 /* Under dd->lock: @len bytes of @qp go now. */
 static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
@@ -58,7 +40,7 @@ static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
 
 	dcqcn_rp_sent(&qp->rp, &dd->cfg.rp_params, len, now);
 	if (qp->rp.rc != old)
-		dcqcn_trace_rate(dd, qp);
+		dcqcn_trace_rate(dd, qp, now);
 	rate = max_t(u64, qp->rp.rc, 1);
 	/*
 	 * A timer that fires late must not slow the QP down: what it is
@@ -74,77 +56,31 @@ static void dcqcn_pace_sent(struct dcqcn_dev *dd, struct dcqcn_qp *qp,
 	qp->next_tx += div64_u64((u64)len * BITS_PER_BYTE * NSEC_PER_SEC, rate);
 }
 
-static enum hrtimer_restart dcqcn_pacer(struct hrtimer *t)
+/*
+ * The qdisc lets a packet of @flow (a QP, dcqcn_qp_flow()) go at @now,
+ * after it waited for its time (@waited) or not. Under the qdisc's root
+ * lock. Return: when the QP's next packet may go; @now for a QP that is
+ * not paced, or no longer known (forgotten after DCQCN_QP_IDLE without a
+ * packet going: the qdisc did not send for that long).
+ */
+u64 dcqcn_sent(void *cc, u64 flow, unsigned int len, bool waited, u64 now)
 {
-	struct dcqcn_qp *qp = container_of(t, struct dcqcn_qp, pacer);
-	struct dcqcn_dev *dd = qp->dd;
-	struct sk_buff_head go;
-	u64 now = ktime_get_ns();
-	struct sk_buff *skb;
+	struct dcqcn_dev *dd = cc;
+	struct dcqcn_qp *qp;
+	u64 next = now;
 
-	__skb_queue_head_init(&go);
 	spin_lock(&dd->lock);
-	while ((skb = skb_peek(&qp->held)) && now >= qp->next_tx) {
-		__skb_unlink(skb, &qp->held);
-		dcqcn_pace_sent(dd, qp, skb->len, now);
-		__skb_queue_tail(&go, skb);
+	qp = dcqcn_qp_find(dd, dcqcn_flow_peer(flow), dcqcn_flow_sport(flow));
+	/* a QP of a priority without reaction point is not paced */
+	if (qp && (dd->cfg.rp & BIT(qp->prio))) {
+		dcqcn_pace_sent(dd, qp, len, now);
+		qp->last_used = jiffies;
+		if (waited) {
+			qp->paced++;
+			dd->paced++;
+		}
+		next = qp->next_tx;
 	}
-	/* a dcqcn_pace() may have started it again already (same lock) */
-	if (!skb_queue_empty(&qp->held) && !hrtimer_is_queued(t))
-		hrtimer_start(t, ns_to_ktime(qp->next_tx), HRTIMER_MODE_ABS_SOFT);
 	spin_unlock(&dd->lock);
-
-	while ((skb = __skb_dequeue(&go))) {
-		this_cpu_write(dcqcn_releasing, skb);
-		dev_queue_xmit(skb);
-		this_cpu_write(dcqcn_releasing, NULL);
-	}
-	return HRTIMER_NORESTART;
-}
-
-void dcqcn_pace_init(struct dcqcn_qp *qp)
-{
-	__skb_queue_head_init(&qp->held);
-	hrtimer_setup(&qp->pacer, dcqcn_pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-}
-
-/*
- * Under dd->lock, for a packet of @qp on its way into the qdisc: whether
- * it must wait (then it is taken, and true is returned), else it goes now
- * and counts for the byte counter and the QP's next time.
- */
-bool dcqcn_pace(struct dcqcn_dev *dd, struct dcqcn_qp *qp, struct sk_buff *skb, u64 now)
-{
-	bool wait = !skb_queue_empty(&qp->held) || now < qp->next_tx;
-
-	if (!wait || skb_queue_len(&qp->held) >= DCQCN_MAX_HELD) {
-		/* too many waiting: better late order than a lost packet */
-		dcqcn_pace_sent(dd, qp, skb->len, now);
-		return false;
-	}
-	__skb_queue_tail(&qp->held, skb);
-	qp->paced++;
-	dd->paced++;
-	if (!hrtimer_is_queued(&qp->pacer))
-		hrtimer_start(&qp->pacer, ns_to_ktime(max(qp->next_tx, now)),
-			      HRTIMER_MODE_ABS_SOFT);
-	return true;
-}
-
-/* Under dd->lock: whether @qp has packets waiting (it must stay). */
-bool dcqcn_pace_busy(struct dcqcn_qp *qp)
-{
-	return !skb_queue_empty(&qp->held) || hrtimer_active(&qp->pacer);
-}
-
-/*
- * Not under dd->lock, once nothing can queue to @qp any more (its qdisc
- * goes): stop its timer, drop what waits (rxe sends it again).
- */
-void dcqcn_pace_stop(struct dcqcn_qp *qp)
-{
-	hrtimer_cancel(&qp->pacer);
-	spin_lock_bh(&qp->dd->lock);
-	__skb_queue_purge(&qp->held);
-	spin_unlock_bh(&qp->dd->lock);
+	return next;
 }

@@ -32,6 +32,11 @@
  *	alpha = G alpha + (1 - G) [a CNP came in the period],
  *	G = dce_tcp_g / 1024	(the paper's g is 1 - G)
  *
+ * It is kept with 20 fraction bits as its value at the start of a period
+ * and computed from there for any later time (n quiet periods: G^n by
+ * squaring), so that it depends on the CNPs and the time only, not on how
+ * often it is read.
+ *
  * The machine has no timers of its own: every entry point first catches
  * up with the time passed (alpha periods and increase timer events) in
  * the order they happened, so the caller only needs to call in on CNPs,
@@ -75,7 +80,8 @@ void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now
 	*rp = (struct dcqcn_rp) {
 		.rc = dcqcn_rp_max_rate(p),
 		.rt = dcqcn_rp_max_rate(p),
-		.alpha = p->initial_alpha,
+		.alpha = min_t(u32, p->initial_alpha, DCQCN_ALPHA_MAX) <<
+			 (DCQCN_ALPHA_FRAC - DCQCN_ALPHA_SHIFT),
 		.alpha_at = now,
 		.timer_at = now + (u64)p->time_reset_us * NSEC_PER_USEC,
 	};
@@ -83,12 +89,14 @@ void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now
 
 /**
  * dcqcn_alpha_decay() - alpha after @periods periods without a CNP
- * @alpha: in 1/1024ths
+ * @alpha: in any unit below 2^32
  * @g: dce_tcp_g, the share of alpha a period keeps, in 1/1024ths (< 1024)
  * @periods: how many periods
  *
  * alpha * (g / 1024)^periods, rounded down, with the power taken by
  * squaring in 2^-30ths so that a long quiet spell costs O(log periods).
+ *
+ * Return: alpha after those periods, in the unit of @alpha.
  */
 u32 dcqcn_alpha_decay(u32 alpha, u32 g, u64 periods)
 {
@@ -104,26 +112,77 @@ u32 dcqcn_alpha_decay(u32 alpha, u32 g, u64 periods)
 	return (u32)(((u64)alpha * r) >> 30);
 }
 
+/* alpha = G alpha + (1 - G), the end of a period with a CNP (kept below 1) */
+static u32 dcqcn_alpha_cnp(u32 alpha, u32 g)
+{
+	u64 a = ((u64)alpha * g + ((u64)(DCQCN_ALPHA_ONE - g) << DCQCN_ALPHA_FRAC)) >>
+		DCQCN_ALPHA_SHIFT;
+
+	return min_t(u64, a, BIT(DCQCN_ALPHA_FRAC) - 1);
+}
+
+static u64 dcqcn_alpha_period(const struct dcqcn_rp_params *p)
+{
+	return (u64)p->dce_tcp_rtt_us * NSEC_PER_USEC;
+}
+
+/**
+ * dcqcn_rp_alpha() - alpha at @now
+ * @rp: the QP's state
+ * @p: its priority's knobs
+ * @now: ns, not before @rp->alpha_at
+ *
+ * Computed from the last period with a CNP and the number of quiet periods
+ * since, never stored: how often alpha is read changes nothing.
+ *
+ * Return: alpha in 2^-DCQCN_ALPHA_FRAC.
+ */
+u32 dcqcn_rp_alpha(const struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now)
+{
+	u32 g = min_t(u32, p->dce_tcp_g, DCQCN_ALPHA_MAX), alpha = rp->alpha;
+	u64 period = dcqcn_alpha_period(p), n;
+
+	if (!period || now < rp->alpha_at + period)
+		return alpha;
+	n = div64_u64(now - rp->alpha_at, period);
+	if (rp->cnp_in_period) {
+		alpha = dcqcn_alpha_cnp(alpha, g);
+		n--;
+	}
+	return dcqcn_alpha_decay(alpha, g, n);
+}
+
+/*
+ * Once the period with a CNP has ended, its update is folded into the
+ * state: an event, whenever it is seen.
+ */
 static void dcqcn_rp_advance_alpha(struct dcqcn_rp *rp,
 				   const struct dcqcn_rp_params *p, u64 now)
 {
-	u64 period = (u64)p->dce_tcp_rtt_us * NSEC_PER_USEC;
-	u32 g = min_t(u32, p->dce_tcp_g, DCQCN_ALPHA_MAX);
-	u64 n;
+	u64 period = dcqcn_alpha_period(p);
 
-	if (!period || now < rp->alpha_at + period)
+	if (!rp->cnp_in_period || !period || now < rp->alpha_at + period)
 		return;
-	n = div64_u64(now - rp->alpha_at, period);
-	rp->alpha_at += n * period;
-	if (rp->cnp_in_period) {
-		/* the period the CNP came in: alpha = G alpha + (1 - G) */
-		rp->alpha = (rp->alpha * g + (DCQCN_ALPHA_ONE - g) * DCQCN_ALPHA_ONE) >>
-			    DCQCN_ALPHA_SHIFT;
-		rp->alpha = min(rp->alpha, DCQCN_ALPHA_MAX);
-		rp->cnp_in_period = false;
-		n--;
+	rp->alpha = dcqcn_alpha_cnp(rp->alpha, min_t(u32, p->dce_tcp_g, DCQCN_ALPHA_MAX));
+	rp->alpha_at += period;
+	rp->cnp_in_period = false;
+}
+
+/*
+ * A CNP at @now: the quiet periods before its own are folded into the
+ * state, so that alpha_at is the start of the CNP's period.
+ */
+static void dcqcn_rp_alpha_cnp(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now)
+{
+	u64 period = dcqcn_alpha_period(p), n;
+
+	if (!rp->cnp_in_period && period && now >= rp->alpha_at + period) {
+		n = div64_u64(now - rp->alpha_at, period);
+		rp->alpha = dcqcn_alpha_decay(rp->alpha,
+					      min_t(u32, p->dce_tcp_g, DCQCN_ALPHA_MAX), n);
+		rp->alpha_at += n * period;
 	}
-	rp->alpha = dcqcn_alpha_decay(rp->alpha, g, n);
+	rp->cnp_in_period = true;
 }
 
 enum dcqcn_rp_stage dcqcn_rp_stage(const struct dcqcn_rp *rp,
@@ -207,13 +266,16 @@ void dcqcn_rp_advance(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 
 bool dcqcn_rp_cnp(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now)
 {
 	u64 max = dcqcn_rp_max_rate(p), rc, floor;
+	unsigned int shift;
 
 	dcqcn_rp_advance(rp, p, now);
 	if (!rp->limited) {
 		/* the first CNP: a rate limiter from now on */
 		rp->limited = true;
-		rp->alpha = p->initial_alpha;
+		rp->alpha = min_t(u32, p->initial_alpha, DCQCN_ALPHA_MAX) <<
+			    (DCQCN_ALPHA_FRAC - DCQCN_ALPHA_SHIFT);
 		rp->alpha_at = now;
+		rp->cnp_in_period = false;
 		rp->rc = max;
 		rp->rt = max;
 		if (p->first_cnp_rate) {
@@ -222,13 +284,16 @@ bool dcqcn_rp_cnp(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now)
 			goto restart;
 		}
 	} else if (now - rp->cut_at < (u64)p->monitor_period_us * NSEC_PER_USEC) {
-		rp->cnp_in_period = true;
+		dcqcn_rp_alpha_cnp(rp, p, now);
 		return false;
 	} else if (p->clamp_tgt_rate || (p->clamp_tgt_rate_ati && rp->timer_increased)) {
 		rp->rt = rp->rc;
 	}
-	/* R_C = R_C (1 - alpha / 2^gd), alpha in 1/1024ths */
-	rc = rp->rc - min(rp->rc, p->gd < 64 ? (rp->rc * rp->alpha) >> p->gd : 0);
+	/* alpha at the start of the CNP's period: R_C = R_C (1 - alpha / 2^(gd - 10)) */
+	dcqcn_rp_alpha_cnp(rp, p, now);
+	/* gd is 1 to 15 (netlink): the shift is at most 25 */
+	shift = p->gd + DCQCN_ALPHA_FRAC - DCQCN_ALPHA_SHIFT;
+	rc = rp->rc - min(rp->rc, mul_u64_u32_shr(rp->rc, rp->alpha, min(shift, 32U)));
 	floor = div_u64(rp->rc * min_t(u32, p->min_dec_fac, 100), 100);
 	rc = max(rc, floor);
 	rp->rc = max(rc, min(p->min_rate, max));
@@ -239,7 +304,7 @@ restart:
 	rp->timer_at = now + (u64)max_t(u32, p->time_reset_us, 1) * NSEC_PER_USEC;
 	rp->timer_increased = false;
 	rp->cut_at = now;
-	rp->cnp_in_period = true;
+	dcqcn_rp_alpha_cnp(rp, p, now);
 	return true;
 }
 

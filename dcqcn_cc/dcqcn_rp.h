@@ -13,10 +13,14 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-/* alpha and g are fractions of DCQCN_ALPHA_ONE (10-bit fixed point) */
+/* the knobs g and initial alpha are fractions of DCQCN_ALPHA_ONE (1/1024ths) */
 #define DCQCN_ALPHA_SHIFT	10
 #define DCQCN_ALPHA_ONE		BIT(DCQCN_ALPHA_SHIFT)
 #define DCQCN_ALPHA_MAX		(DCQCN_ALPHA_ONE - 1)
+
+/* the state's alpha has DCQCN_ALPHA_FRAC fraction bits; shown in 1/1024ths */
+#define DCQCN_ALPHA_FRAC	20
+#define DCQCN_ALPHA_SHOWN(a)	((a) >> (DCQCN_ALPHA_FRAC - DCQCN_ALPHA_SHIFT))
 
 /* catching up on a long quiet spell: at most this many timer events */
 #define DCQCN_RP_MAX_EVENTS	4096
@@ -85,11 +89,13 @@ enum dcqcn_rp_stage {
  * struct dcqcn_rp - the reaction point state of one QP
  * @rc: bit/s, R_C, the current rate
  * @rt: bit/s, R_T, the target rate
- * @alpha: in 1/1024ths
+ * @alpha: alpha at @alpha_at, in 2^-DCQCN_ALPHA_FRAC (dcqcn_rp_alpha()
+ *	gives it at any time)
  * @t: timer events since the last cut (the paper's T)
  * @bc: byte counter events since the last cut (the paper's BC)
  * @bytes: bytes sent since the last byte counter event
- * @alpha_at: ns, start of the alpha period not yet accounted
+ * @alpha_at: ns, the start of an alpha period: every period from there
+ *	on had no CNP, but the one @cnp_in_period marks
  * @timer_at: ns, when the increase timer fires next
  * @cut_at: ns, the last cut
  * @limited: a rate limiter is in use (a CNP came and R_C has not returned
@@ -123,6 +129,7 @@ void dcqcn_rp_sent(struct dcqcn_rp *rp, const struct dcqcn_rp_params *p,
 		   unsigned int bytes, u64 now);
 enum dcqcn_rp_stage dcqcn_rp_stage(const struct dcqcn_rp *rp,
 				   const struct dcqcn_rp_params *p);
+u32 dcqcn_rp_alpha(const struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now);
 u32 dcqcn_alpha_decay(u32 alpha, u32 g, u64 periods);
 
 #endif /* _DCQCN_RP_H */

@@ -14,6 +14,12 @@
 #define T0	US(1000000)
 #define MBIT(x)	((u64)(x) * 1000000)
 
+/* alpha at @now in 1/1024ths, as tc shows it */
+static u32 shown_alpha(const struct dcqcn_rp *rp, const struct dcqcn_rp_params *p, u64 now)
+{
+	return DCQCN_ALPHA_SHOWN(dcqcn_rp_alpha(rp, p, now));
+}
+
 static void test_params(struct dcqcn_rp_params *p)
 {
 	dcqcn_rp_params_default(p, MBIT(100));
@@ -83,19 +89,19 @@ static void dcqcn_rp_first_cnp_test(struct kunit *test)
 	/* R_T = R_C = 100; R_C = 100 (1 - 0.5 / 2) = 75 */
 	KUNIT_EXPECT_EQ(test, rp.rt, MBIT(100));
 	KUNIT_EXPECT_EQ(test, rp.rc, MBIT(75));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 512U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0), 512U);
 	KUNIT_EXPECT_EQ(test, dcqcn_rp_stage(&rp, &p), DCQCN_RP_FAST_RECOVERY);
 
 	/* the CNP's period ends: alpha = 0.5 * 0.5 + 0.5 = 0.75 */
 	dcqcn_rp_advance(&rp, &p, T0 + US(50));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 768U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(50)), 768U);
 	/* a period without CNP: 0.375; two more: 0.09375 */
 	dcqcn_rp_advance(&rp, &p, T0 + US(99));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 768U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(99)), 768U);
 	dcqcn_rp_advance(&rp, &p, T0 + US(100));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 384U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(100)), 384U);
 	dcqcn_rp_advance(&rp, &p, T0 + US(200));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 96U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(200)), 96U);
 }
 
 /* rate_to_set_on_first_cnp: the first CNP sets the rate, no cut */
@@ -134,11 +140,45 @@ static void dcqcn_rp_repeated_cnp_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rp.rt, MBIT(100));
 	/* 80 us: alpha 0.75 since 50 us: 56.25 (1 - 0.375) = 35.15625 */
 	KUNIT_EXPECT_TRUE(test, dcqcn_rp_cnp(&rp, &p, T0 + US(80)));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 768U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(80)), 768U);
 	KUNIT_EXPECT_EQ(test, rp.rc, 35156250ULL);
 	/* 100 us: alpha 0.875 (the 50-100 us period had CNPs) */
 	dcqcn_rp_advance(&rp, &p, T0 + US(100));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 896U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(100)), 896U);
+}
+
+/*
+ * alpha depends on the CNPs and the time, not on how often it is read:
+ * after 600 quiet periods (mlx5's G = 1019/1024, 1 us periods) a QP read
+ * every period and one read once cut the same at the next CNP, by what
+ * the equations give: alpha 0.999 after the first CNP's period, then
+ * 0.999 (1019/1024)^599 = 0.0532 (54.5/1024).
+ */
+static void dcqcn_rp_alpha_reads_test(struct kunit *test)
+{
+	struct dcqcn_rp_params p;
+	struct dcqcn_rp every, once;
+	unsigned int i;
+
+	dcqcn_rp_params_default(&p, MBIT(100));
+	p.time_reset_us = 1000000;	/* no rate increase to compare */
+	dcqcn_rp_init(&every, &p, T0);
+	dcqcn_rp_cnp(&every, &p, T0);
+	once = every;
+	for (i = 1; i <= 600; i++)
+		dcqcn_rp_advance(&every, &p, T0 + US(i));
+	dcqcn_rp_advance(&once, &p, T0 + US(600));
+	KUNIT_EXPECT_EQ(test, shown_alpha(&every, &p, T0 + US(600)), 54U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&once, &p, T0 + US(600)), 54U);
+	KUNIT_EXPECT_EQ(test, dcqcn_rp_alpha(&every, &p, T0 + US(600)),
+			dcqcn_rp_alpha(&once, &p, T0 + US(600)));
+	KUNIT_EXPECT_EQ(test, every.rc, once.rc);
+	KUNIT_EXPECT_TRUE(test, dcqcn_rp_cnp(&every, &p, T0 + US(600)));
+	KUNIT_EXPECT_TRUE(test, dcqcn_rp_cnp(&once, &p, T0 + US(600)));
+	KUNIT_EXPECT_EQ(test, every.rc, once.rc);
+	/* the first cut left 50.05 Mbit/s; alpha / 2 = 2.66% of it: 48.72 */
+	KUNIT_EXPECT_GE(test, every.rc, 48710000ULL);
+	KUNIT_EXPECT_LE(test, every.rc, 48720000ULL);
 }
 
 /* Fast recovery: R_C halves its distance to R_T per timer event. */
@@ -171,7 +211,7 @@ static void dcqcn_rp_fast_recovery_test(struct kunit *test)
 	/* a CNP now is a first CNP again: alpha restarts at its initial value */
 	rp.alpha = 3;
 	dcqcn_rp_cnp(&rp, &p, T0 + US(100 * 41));
-	KUNIT_EXPECT_EQ(test, rp.alpha, 512U);
+	KUNIT_EXPECT_EQ(test, shown_alpha(&rp, &p, T0 + US(100 * 41)), 512U);
 	KUNIT_EXPECT_EQ(test, rp.rc, MBIT(75));
 }
 
@@ -305,6 +345,7 @@ static struct kunit_case dcqcn_rp_cases[] = {
 	KUNIT_CASE(dcqcn_rp_first_cnp_test),
 	KUNIT_CASE(dcqcn_rp_first_cnp_rate_test),
 	KUNIT_CASE(dcqcn_rp_repeated_cnp_test),
+	KUNIT_CASE(dcqcn_rp_alpha_reads_test),
 	KUNIT_CASE(dcqcn_rp_fast_recovery_test),
 	KUNIT_CASE(dcqcn_rp_increase_test),
 	KUNIT_CASE(dcqcn_rp_clamp_test),

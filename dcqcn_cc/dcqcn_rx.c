@@ -71,29 +71,53 @@ static int dcqcn_send_cnp(struct net *net, const struct dcqcn_cnp_info *info, u8
 }
 
 /* Under dd->lock: the rate of @qp has changed. */
-void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp)
+void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp, u64 now)
 {
-	trace_dcqcn_rate(dd->ifindex, qp->peer, qp->sport, qp->rp.rc, qp->rp.rt, qp->rp.alpha,
-			 dcqcn_rp_stage(&qp->rp, &dd->cfg.rp_params));
+	const struct dcqcn_rp_params *p = &dd->cfg.rp_params;
+
+	if (!trace_dcqcn_rate_enabled())
+		return;
+	trace_dcqcn_rate(dd->ifindex, qp->peer, qp->sport, qp->rp.rc, qp->rp.rt,
+			 DCQCN_ALPHA_SHOWN(dcqcn_rp_alpha(&qp->rp, p, now)),
+			 dcqcn_rp_stage(&qp->rp, p));
 }
 
-/* A CNP for local QP @qpn from @peer, port @sport. Under RCU. */
-static void dcqcn_rx_cnp(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn)
+/*
+ * A packet with the CNP opcode, from @peer, port @sport, @len bytes of it
+ * linear at its IP header: if it is a well-formed CNP (dcqcn_cnp.c) that
+ * names a QP of ours with a reaction point by its peer, port and QP
+ * number, that QP's rate machine takes it; else it is counted by reason.
+ * Under RCU.
+ */
+static void dcqcn_rx_cnp(struct dcqcn_dev *dd, const u8 *pkt, unsigned int len,
+			 __be32 peer, u16 sport)
 {
-	struct dcqcn_qp *qp;
+	enum dcqcn_cnp_fault fault;
+	struct dcqcn_qp *qp = NULL;
+	struct dcqcn_bth b;
 
+	fault = dcqcn_cnp_check_ipv4(pkt, len, &b);
 	spin_lock(&dd->lock);
-	qp = dcqcn_qp_find_in(dd, peer, sport, qpn);
-	if (qp && (dd->cfg.rp & BIT(qp->prio))) {
-		u64 rc = qp->rp.rc;
-		bool cut = dcqcn_rp_cnp(&qp->rp, &dd->cfg.rp_params, ktime_get_ns());
+	if (fault == DCQCN_CNP_OK) {
+		qp = dcqcn_qp_find_in(dd, peer, sport, b.qpn);
+		if (qp && (!dcqcn_qp_named(qp, b.qpn) || !(dd->cfg.rp & BIT(qp->prio))))
+			qp = NULL;
+		if (!qp)
+			dd->cnp_no_qp++;
+	} else {
+		dd->cnp_fault[fault]++;
+	}
+	if (qp) {
+		const struct dcqcn_rp_params *p = &dd->cfg.rp_params;
+		u64 rc = qp->rp.rc, now = ktime_get_ns();
+		bool cut = dcqcn_rp_cnp(&qp->rp, p, now);
 
 		qp->cnp_handled++;
 		dd->rp_cnp_handled++;
 		trace_dcqcn_cnp_handled(dd->ifindex, qp->peer, qp->sport, cut, qp->rp.rc,
-					qp->rp.rt, qp->rp.alpha);
+					qp->rp.rt, DCQCN_ALPHA_SHOWN(qp->rp.alpha));
 		if (qp->rp.rc != rc)
-			dcqcn_trace_rate(dd, qp);
+			dcqcn_trace_rate(dd, qp, now);
 	} else {
 		dd->rp_cnp_ignored++;
 	}
@@ -173,7 +197,15 @@ static unsigned int dcqcn_rx(void *priv, struct sk_buff *skb,
 	dcqcn_bth_read((u8 *)(uh + 1), IB_BTH_BYTES, &b);
 
 	if (b.opcode == ROCE_CNP_OPCODE) {
-		dcqcn_rx_cnp(dd, iph->saddr, ntohs(uh->source), b.qpn);
+		/* the whole CNP, linear, for its checks */
+		if (pskb_may_pull(skb, ROCE_CNP_IPV4_BYTES)) {
+			iph = ip_hdr(skb);
+			uh = (struct udphdr *)(skb_network_header(skb) + ihl);
+		}
+		dcqcn_rx_cnp(dd, skb_network_header(skb),
+			     min_t(unsigned int, skb_headlen(skb) - skb_network_offset(skb),
+				   ntohs(iph->tot_len)),
+			     iph->saddr, ntohs(uh->source));
 		consume_skb(skb);
 		return NF_STOLEN;
 	}

@@ -7,65 +7,68 @@
  * only mark ECN-capable packets (the ICRC does not cover the TOS byte).
  * Every RoCEv2 packet out also keeps its QP's state: the peer's QP number
  * (the packet's DestQP), its priority and when it was last used; on a
- * priority with a reaction point it is paced (dcqcn_pace.c) and counts
- * for the RP byte counter when it goes. CNPs (ours) are left alone.
+ * priority with a reaction point it is paced: the qdisc holds it until
+ * its QP's time (dcqcn_pace.c), and it counts for the RP byte counter
+ * when it goes. CNPs (ours) are left alone.
  *
  * Called by sch_lossless's enqueue under the qdisc's root lock with
  * bottom halves off.
  */
 #include <linux/ip.h>
-#include <linux/ktime.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/lossless_cc.h>
 
 #include "dcqcn.h"
 #include "dcqcn_cnp.h"
 
 /*
- * Return: true when the packet must wait for its QP's rate: it is taken
- * (dcqcn_pace.c) and the qdisc must not queue it now.
+ * Return: LOSSLESS_CC_PACE for a packet of a known QP, the QP in *@flow,
+ * and in *@time when the QP may send next if its priority has a reaction
+ * point, else 0 (not paced, but behind any packets of the QP that still
+ * wait: the reaction point may just have been turned off); else
+ * LOSSLESS_CC_PASS.
  */
-bool dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio)
+enum lossless_cc_verdict dcqcn_classify(void *cc, struct sk_buff *skb, int prio, u64 now,
+					u64 *flow, u64 *time)
 {
 	struct dcqcn_dev *dd = cc;
 	unsigned int off = skb_network_offset(skb), ihl;
 	struct iphdr *iph, _iph;
 	struct udphdr *uh, _uh;
 	u8 *bth, _bth[IB_BTH_BYTES];
-	bool rp, ect, held = false;
+	enum lossless_cc_verdict verdict = LOSSLESS_CC_PASS;
 	struct dcqcn_bth b;
 	struct dcqcn_qp *qp;
+	bool rp, ect;
 	__be32 daddr;
 	u16 sport;
-	u64 now;
 
-	if (prio < 0 || skb->protocol != htons(ETH_P_IP) || dcqcn_pace_releasing(skb))
-		return false;
+	if (prio < 0 || skb->protocol != htons(ETH_P_IP))
+		return LOSSLESS_CC_PASS;
 	iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
 	if (!iph || iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) || iph->ihl < 5)
-		return false;
+		return LOSSLESS_CC_PASS;
 	ihl = iph->ihl * 4;
 	uh = skb_header_pointer(skb, off + ihl, sizeof(_uh), &_uh);
 	if (!uh || uh->dest != htons(ROCE_V2_UDP_DPORT))
-		return false;
+		return LOSSLESS_CC_PASS;
 	bth = skb_header_pointer(skb, off + ihl + sizeof(_uh), sizeof(_bth), _bth);
 	if (!bth || dcqcn_bth_read(bth, IB_BTH_BYTES, &b) || b.opcode == ROCE_CNP_OPCODE)
-		return false;
+		return LOSSLESS_CC_PASS;
 	/* the headers may move when made writable: keep what is needed */
 	sport = ntohs(uh->source);
 	daddr = iph->daddr;
 
-	/* ECT(0) first: once the packet waits, it is not ours to change */
 	rp = READ_ONCE(dd->cfg.rp) & BIT(prio);
 	ect = rp && !INET_ECN_is_capable(iph->tos) &&
 	      !skb_ensure_writable(skb, off + sizeof(*iph));
 	if (ect)
 		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
 
-	now = ktime_get_ns();
 	spin_lock(&dd->lock);
 	if (ect)
 		dd->ect_set++;
@@ -74,9 +77,10 @@ bool dcqcn_enqueue(void *cc, struct sk_buff *skb, int prio)
 		qp->peer_qpn = b.qpn;
 		qp->prio = prio;
 		qp->last_used = jiffies;
-		if (rp)
-			held = dcqcn_pace(dd, qp, skb, now);
+		*flow = dcqcn_qp_flow(qp);
+		*time = rp ? qp->next_tx : 0;
+		verdict = LOSSLESS_CC_PACE;
 	}
 	spin_unlock(&dd->lock);
-	return held;
+	return verdict;
 }

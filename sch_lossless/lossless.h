@@ -6,9 +6,11 @@
 #define _SCH_LOSSLESS_H
 
 #include <linux/atomic.h>
+#include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/refcount.h>
 #include <linux/netfilter.h>
 #include <linux/spinlock.h>
@@ -30,6 +32,9 @@
 #define LOSSLESS_DEFAULT_XON	(32U << 10)	/* bytes */
 #define LOSSLESS_MAX_RESPONSE	NSEC_PER_SEC	/* ns */
 #define LOSSLESS_CTL_LIMIT	64	/* MAC Control frames queued at most */
+#define LOSSLESS_MAX_FLOWS	4096	/* paced flows waiting at once */
+#define LOSSLESS_FLOW_HASH_BITS	9
+#define LOSSLESS_PACE_BATCH	64	/* paced packets one dequeue moves at most */
 
 /*
  * One traffic class: a FIFO, its configuration and its counters. Written
@@ -65,6 +70,9 @@ struct lossless_class {
 					 */
 	u64 qhist[TC_LOSSLESS_QHIST_FINE_BUCKETS];	/* backlogs found on enqueue */
 	u32 peak_backlog;		/* bytes */
+	u32 paced_qlen;			/* packets waiting for their flow's time */
+	u32 paced_backlog;		/* bytes, the same (not in qstats.backlog) */
+	u64 paced;			/* packets that waited */
 };
 
 /* The pause the peer put on one priority (lossless_pfc_rx.c) */
@@ -176,12 +184,19 @@ struct lossless_sched_data {
 	struct lossless_pfcwd wd;
 	void *cc;			/* the endpoint's congestion control */
 	const struct lossless_cc_ops *cc_ops;	/* (lossless_cc.c) */
+
+	/* its paced flows with packets waiting (lossless_pace.c) */
+	DECLARE_HASHTABLE(flows, LOSSLESS_FLOW_HASH_BITS);	/* by key */
+	struct rb_root_cached waiting;	/* by the time their head may go */
+	u32 nflows;
+	u64 pace_refused;		/* packets not paced: no flow to be had */
 };
 
 /* What a queued packet carries in its qdisc control block */
 struct lossless_skb_cb {
 	struct lossless_port *port;	/* charged to; NULL: not charged */
 	u8 prio;
+	u8 tc;				/* its class */
 };
 
 static inline struct lossless_skb_cb *lossless_skb_cb(const struct sk_buff *skb)
@@ -205,6 +220,15 @@ static inline struct lossless_class *lossless_class_of(struct Qdisc *sch, unsign
 /* lossless_qdisc.c */
 int lossless_classify(struct lossless_sched_data *q, struct Qdisc *sch,
 		      const struct sk_buff *skb, u8 *tc);
+
+/* lossless_pace.c */
+int lossless_pace_init(void);
+void lossless_pace_exit(void);
+bool lossless_pace_hold(struct Qdisc *sch, struct sk_buff *skb, u64 flow, u64 time, u64 now);
+struct sk_buff *lossless_pace_due(struct Qdisc *sch, u64 now);
+u64 lossless_pace_next(struct lossless_sched_data *q);
+void lossless_pace_flush(struct Qdisc *sch);
+unsigned int lossless_pace_trim(struct Qdisc *sch, unsigned int *bytes);
 void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_class *c,
 				u32 quantum);
 

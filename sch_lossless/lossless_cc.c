@@ -25,6 +25,9 @@ int lossless_cc_register(const struct lossless_cc_ops *ops)
 {
 	int err = 0;
 
+	if (!ops->change || !ops->destroy || !ops->dump || !ops->dump_stats ||
+	    !ops->classify || !ops->sent)
+		return -EINVAL;
 	rtnl_lock();
 	if (lossless_cc_registered)
 		err = -EBUSY;

@@ -224,10 +224,13 @@ static int lossless_class_dump_stats(struct Qdisc *sch, unsigned long cl,
 				     struct gnet_dump *d)
 {
 	struct lossless_class *c = lossless_class_of(sch, cl);
+	struct gnet_stats_queue qs = c->qstats;
 	struct nlattr *stats;
 
+	/* the class holds its paced packets too */
+	qs.backlog += c->paced_backlog;
 	if (gnet_stats_copy_basic(d, NULL, &c->bstats, true) < 0 ||
-	    gnet_stats_copy_queue(d, NULL, &c->qstats, c->q.qlen) < 0)
+	    gnet_stats_copy_queue(d, NULL, &qs, c->q.qlen + c->paced_qlen) < 0)
 		return -1;
 
 	stats = nla_nest_start_noflag(d->skb, TCA_STATS_APP);

@@ -10,7 +10,9 @@
  * token bucket (rate, burst) in front of the scheduler makes the port a
  * link of that speed. Each class marks ECN like a DCQCN congestion point
  * (lossless_mark.h) and tail-drops over its limit or when the shared
- * buffer is full, counting every drop by reason.
+ * buffer is full, counting every drop by reason. The packets of flows the
+ * endpoint's congestion control paces wait in front of their classes until
+ * their time (lossless_pace.c).
  *
  * Locking: enqueue, dequeue and reset run under the qdisc's root lock;
  * qdisc and class changes validate outside it and commit under
@@ -140,12 +142,35 @@ static int lossless_enqueue_ctl(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
+/* Queue @skb in class @c's FIFO: the congestion point marks it first. */
+static void lossless_class_queue(struct lossless_sched_data *q, struct lossless_class *c,
+				 struct sk_buff *skb)
+{
+	if (c->ecn.enabled)
+		lossless_mark(c, skb);
+	if (!c->q.qlen) {
+		if (c->quantum) {
+			c->deficit = c->quantum;
+			list_add_tail(&c->alist, &q->active);
+		} else {
+			q->strict_busy |= BIT(c - q->classes);
+		}
+	}
+	c->qhist[lossless_qhist_fine_bucket(c->qstats.backlog)]++;
+	__qdisc_enqueue_tail(skb, &c->q);
+	c->qstats.backlog += qdisc_pkt_len(skb);
+	if (c->qstats.backlog > c->peak_backlog)
+		c->peak_backlog = c->qstats.backlog;
+}
+
 static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			    struct sk_buff **to_free)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
+	u64 now = 0, flow = 0, time = 0;
 	struct lossless_class *c;
+	bool paced = false;
 	int prio;
 	u8 tc;
 
@@ -158,9 +183,12 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		/* a hook flow: onto another priority, still charged to prio */
 		q->classes[tc].hook_remapped++;
 	}
-	/* the endpoint's congestion control may hold it back (pacing) */
-	if (q->cc_ops && q->cc_ops->enqueue(q->cc, skb, prio))
-		return NET_XMIT_SUCCESS;
+	/* the endpoint's congestion control: is it paced? */
+	if (q->cc_ops) {
+		now = ktime_get_ns();
+		paced = q->cc_ops->classify(q->cc, skb, prio, now, &flow, &time) ==
+			LOSSLESS_CC_PACE;
+	}
 	q->in++;
 	c = &q->classes[tc];
 	c->in++;
@@ -170,7 +198,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		c->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	if (unlikely(c->limit && c->qstats.backlog + len > c->limit)) {
+	if (unlikely(c->limit && c->qstats.backlog + c->paced_backlog + len > c->limit)) {
 		c->limit_drops++;
 		c->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
@@ -195,24 +223,11 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			return qdisc_drop(skb, sch, to_free);
 		}
 	}
-	if (c->ecn.enabled)
-		lossless_mark(c, skb);
-
-	if (!c->q.qlen) {
-		if (c->quantum) {
-			c->deficit = c->quantum;
-			list_add_tail(&c->alist, &q->active);
-		} else {
-			q->strict_busy |= BIT(tc);
-		}
-	}
-	c->qhist[lossless_qhist_fine_bucket(c->qstats.backlog)]++;
-	__qdisc_enqueue_tail(skb, &c->q);
-	c->qstats.backlog += len;
-	if (c->qstats.backlog > c->peak_backlog)
-		c->peak_backlog = c->qstats.backlog;
+	lossless_skb_cb(skb)->tc = tc;
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
+	if (!paced || !lossless_pace_hold(sch, skb, flow, time, now))
+		lossless_class_queue(q, c, skb);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -252,6 +267,7 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	u64 now = 0, next = U64_MAX;
+	unsigned int moved = 0;
 	struct lossless_class *c;
 	struct sk_buff *skb;
 	u8 paused = 0;
@@ -267,9 +283,13 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 		q->out++;
 		return skb;
 	}
-	if (q->shaper.rate || q->pfc_enable)
+	if (q->shaper.rate || q->pfc_enable || q->nflows)
 		now = ktime_get_ns();
-	if (q->shaper.rate) {
+	/* the paced packets whose time has come join their classes */
+	while (q->nflows && moved++ < LOSSLESS_PACE_BATCH && (skb = lossless_pace_due(sch, now)))
+		lossless_class_queue(q, &q->classes[lossless_skb_cb(skb)->tc], skb);
+	/* the shaper holds what is in the classes' queues */
+	if (q->shaper.rate && (q->strict_busy || !list_empty(&q->active))) {
 		lossless_shaper_refill(&q->shaper, now);
 		if (!lossless_shaper_may_send(&q->shaper)) {
 			q->throttled++;
@@ -282,7 +302,11 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 		paused = lossless_paused_classes(q, now, &next) & ~q->wd.ignore;
 	c = lossless_pick(q, paused);
 	if (!c) {
-		/* all that is queued is paused: look again when a pause ends */
+		/*
+		 * all that is queued is paused or waits for its flow's time:
+		 * look again when a pause ends or a paced packet is due
+		 */
+		next = min(next, lossless_pace_next(q));
 		if (next != U64_MAX)
 			qdisc_watchdog_schedule_ns(&q->watchdog, next);
 		return NULL;
@@ -296,13 +320,17 @@ static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-/* Drop from the lowest classes until the backlog fits in the buffer. */
+/*
+ * Drop until the backlog fits in the buffer: paced packets first (the
+ * furthest from the wire), then from the lowest classes.
+ */
 void lossless_trim(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	unsigned int pkts = 0, bytes = 0;
 	int tc;
 
+	pkts = lossless_pace_trim(sch, &bytes);
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC && sch->qstats.backlog > q->buffer; tc++) {
 		struct lossless_class *c = &q->classes[tc];
 
@@ -361,6 +389,8 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 	lossless_prio_map_identity(&q->prio_map);
 	lossless_dscp_map_default(&q->dscp_map);
 	q->buffer = LOSSLESS_DEFAULT_BUFFER;
+	hash_init(q->flows);
+	q->waiting = RB_ROOT_CACHED;
 	spin_lock_init(&q->pfc_lock);
 	qdisc_watchdog_init(&q->watchdog, sch);
 	lossless_pfcwd_init(sch);
@@ -396,6 +426,7 @@ static void lossless_reset(struct Qdisc *sch)
 		c->qstats.backlog = 0;
 		list_del_init(&c->alist);
 	}
+	lossless_pace_flush(sch);
 	q->flushed += q->ctl.qlen;
 	__qdisc_reset_queue(&q->ctl);
 	q->strict_busy = 0;
@@ -434,12 +465,20 @@ MODULE_ALIAS_NET_SCH("lossless");
 
 static int __init lossless_module_init(void)
 {
-	return register_qdisc(&lossless_qdisc_ops);
+	int err = lossless_pace_init();
+
+	if (err)
+		return err;
+	err = register_qdisc(&lossless_qdisc_ops);
+	if (err)
+		lossless_pace_exit();
+	return err;
 }
 
 static void __exit lossless_module_exit(void)
 {
 	unregister_qdisc(&lossless_qdisc_ops);
+	lossless_pace_exit();
 }
 
 module_init(lossless_module_init);

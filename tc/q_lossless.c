@@ -1282,6 +1282,15 @@ static void lossless_print_tc_stats(struct rtattr *tb[])
 	if (lossless_has(tb[TCA_LOSSLESS_STATS_BACKLOG], sizeof(__u32)))
 		print_uint(PRINT_ANY, "backlog_bytes", " backlog_bytes %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_BACKLOG]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PACED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "paced", " paced %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PACED]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PACED_PACKETS], sizeof(__u32)))
+		print_uint(PRINT_ANY, "paced_packets", " paced_packets %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_PACED_PACKETS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PACED_BACKLOG], sizeof(__u32)))
+		print_uint(PRINT_ANY, "paced_backlog", " paced_backlog %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_PACED_BACKLOG]));
 	lossless_print_qhist(tb[TCA_LOSSLESS_STATS_QHIST]);
 	lossless_print_qhist_fine(tb[TCA_LOSSLESS_STATS_QHIST_FINE]);
 }
@@ -1324,6 +1333,12 @@ static int lossless_print_xstats(struct qdisc_util *qu, FILE *f,
 		print_uint(PRINT_ANY, "wd_poll_us", " wd_poll_us %u",
 			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_WD_POLL_US]));
 	lossless_print_accounting(tb);
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PACED_FLOWS], sizeof(__u32)))
+		print_uint(PRINT_ANY, "paced_flows", " paced_flows %u",
+			   rta_getattr_u32(tb[TCA_LOSSLESS_STATS_PACED_FLOWS]));
+	if (lossless_has(tb[TCA_LOSSLESS_STATS_PACE_REFUSED], sizeof(__u64)))
+		print_u64(PRINT_ANY, "pace_refused", " pace_refused %llu",
+			  rta_getattr_u64(tb[TCA_LOSSLESS_STATS_PACE_REFUSED]));
 	dcqcn_print_stats(tb[TCA_LOSSLESS_STATS_DCQCN]);
 
 	/* parse_rtattr_nested() keeps only the first of repeated nests. */

@@ -410,9 +410,6 @@ static void dcqcn_print_qp(struct rtattr *nest)
 	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_PACED], 8))
 		print_u64(PRINT_ANY, "paced", " paced %llu",
 			  dcqcn_get(tb[TCA_LOSSLESS_DCQCN_QP_PACED], 8));
-	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_HELD], 4))
-		print_uint(PRINT_ANY, "held", " held %u",
-			   dcqcn_get(tb[TCA_LOSSLESS_DCQCN_QP_HELD], 4));
 	close_json_object();
 }
 
@@ -427,6 +424,12 @@ static const struct {
 	{ TCA_LOSSLESS_DCQCN_STATS_RP_CNP_IGNORED, "rp_cnp_ignored" },
 	{ TCA_LOSSLESS_DCQCN_STATS_ECT_SET, "ect_set" },
 	{ TCA_LOSSLESS_DCQCN_STATS_PACED, "paced" },
+	{ TCA_LOSSLESS_DCQCN_STATS_CNP_MALFORMED, "cnp_malformed" },
+	{ TCA_LOSSLESS_DCQCN_STATS_CNP_NO_BECN, "cnp_no_becn" },
+	{ TCA_LOSSLESS_DCQCN_STATS_CNP_BAD_CSUM, "cnp_bad_csum" },
+	{ TCA_LOSSLESS_DCQCN_STATS_CNP_BAD_ICRC, "cnp_bad_icrc" },
+	{ TCA_LOSSLESS_DCQCN_STATS_CNP_NO_QP, "cnp_no_qp" },
+	{ TCA_LOSSLESS_DCQCN_STATS_QP_REFUSED, "qp_refused" },
 };
 
 /* Statistics: a line "dcqcn np_ecn_marked_roce_packets N ...", one per QP. */

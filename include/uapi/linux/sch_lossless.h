@@ -168,11 +168,24 @@ enum {
 						 * QP is not known yet: no CNP
 						 */
 	TCA_LOSSLESS_DCQCN_STATS_RP_CNP_HANDLED,/* u64, rp_cnp_handled */
-	TCA_LOSSLESS_DCQCN_STATS_RP_CNP_IGNORED,/* u64, rp_cnp_ignored */
+	TCA_LOSSLESS_DCQCN_STATS_RP_CNP_IGNORED,/* u64, rp_cnp_ignored: all the CNPs ignored
+						 * (by reason: STATS_CNP_*)
+						 */
 	TCA_LOSSLESS_DCQCN_STATS_ECT_SET,	/* u64, RoCEv2 packets sent ECT(0) */
 	TCA_LOSSLESS_DCQCN_STATS_QPS,		/* u32, QPs known now */
 	TCA_LOSSLESS_DCQCN_STATS_QP,		/* nested TCA_LOSSLESS_DCQCN_QP_*, one per QP */
 	TCA_LOSSLESS_DCQCN_STATS_PACED,		/* u64, packets that waited for their QP's rate */
+	TCA_LOSSLESS_DCQCN_STATS_CNP_MALFORMED,	/* u64, CNPs ignored: not a CNP's length or form */
+	TCA_LOSSLESS_DCQCN_STATS_CNP_NO_BECN,	/* u64, CNPs ignored: BECN not set */
+	TCA_LOSSLESS_DCQCN_STATS_CNP_BAD_CSUM,	/* u64, CNPs ignored: UDP checksum wrong */
+	TCA_LOSSLESS_DCQCN_STATS_CNP_BAD_ICRC,	/* u64, CNPs ignored: ICRC wrong */
+	TCA_LOSSLESS_DCQCN_STATS_CNP_NO_QP,	/* u64, CNPs ignored: no QP of ours with that
+						 * peer, port and QP number, or none with a
+						 * reaction point
+						 */
+	TCA_LOSSLESS_DCQCN_STATS_QP_REFUSED,	/* u64, packets of a new QP not followed: the
+						 * table was full
+						 */
 	__TCA_LOSSLESS_DCQCN_STATS_MAX
 };
 
@@ -197,7 +210,9 @@ enum {
 	TCA_LOSSLESS_DCQCN_QP_CNP_SENT,	/* u64, CNPs sent for it (NP) */
 	TCA_LOSSLESS_DCQCN_QP_CNP_HANDLED,	/* u64, CNPs it reacted to (RP) */
 	TCA_LOSSLESS_DCQCN_QP_PACED,	/* u64, its packets that waited for its rate */
-	TCA_LOSSLESS_DCQCN_QP_HELD,	/* u32, its packets waiting now */
+	TCA_LOSSLESS_DCQCN_QP_HELD,	/* unused: waiting packets are in the qdisc
+					 * (TCA_LOSSLESS_STATS_PACED_PACKETS)
+					 */
 	__TCA_LOSSLESS_DCQCN_QP_MAX
 };
 
@@ -250,13 +265,22 @@ enum {
 	TCA_LOSSLESS_STATS_FLUSHED,	/* u64, packets thrown away by a reset (device down) */
 	TCA_LOSSLESS_STATS_QHIST,	/* __u64[TC_LOSSLESS_QHIST_BUCKETS], cumulative */
 	TCA_LOSSLESS_STATS_TX_BYTES,	/* u64, bytes the class sent */
-	TCA_LOSSLESS_STATS_BACKLOG,	/* u32, bytes the class holds now */
+	TCA_LOSSLESS_STATS_BACKLOG,	/* u32, bytes in the class's queue now (not
+					 * those of STATS_PACED_BACKLOG)
+					 */
 	TCA_LOSSLESS_STATS_OUT,		/* u64, packets out: the class's or the port's; a
 					 * GSO packet counts one, as in STATS_IN
 					 */
 	TCA_LOSSLESS_STATS_QHIST_FINE,	/* __u64[TC_LOSSLESS_QHIST_FINE_BUCKETS], cumulative
 					 * (a class's dump only)
 					 */
+	TCA_LOSSLESS_STATS_PACED,	/* u64, packets that waited for their flow's time */
+	TCA_LOSSLESS_STATS_PACED_PACKETS,/* u32, packets of the class waiting now */
+	TCA_LOSSLESS_STATS_PACED_BACKLOG,/* u32, bytes of the same */
+	TCA_LOSSLESS_STATS_PACE_REFUSED,/* u64, packets not paced: too many flows
+					 * waiting (qdisc only)
+					 */
+	TCA_LOSSLESS_STATS_PACED_FLOWS,	/* u32, flows with packets waiting (qdisc only) */
 	__TCA_LOSSLESS_STATS_MAX
 };
 
