@@ -10,7 +10,12 @@
 # lossless root qdisc with trust dscp, pfc 3 and "dcqcn np 3 rp 3", and
 # ib_write_bw with --tclass=96 (DSCP 24: priority 3). The client's
 # port is shaped to 20 Mbit/s and marks ECN on class 1:4 above 8 KB: the
-# congestion point. Run 1: the client captures the CNPs that come in
+# congestion point. A QP with no limiter is paced at the port's rate, so
+# it alone builds no queue there, and marks would come only when a late
+# timer lets packets out together (the first CNP of a run came after a
+# random delay, up to seconds): a 5 Mbit/s UDP flow of the client's in the
+# same class (udpgen, not ECN-capable) keeps a queue standing while the QP
+# sends at more than 15 Mbit/s, so that the marks come at once. Run 1: the client captures the CNPs that come in
 # (tshark). Run 2: the client's QP is pinned at 4 Mbit/s from its first
 # CNP on (rate-to-set-on-first-cnp and rpg-min-rate 4mbit, no increase):
 # pacing must hold it there. Each end prints its bandwidth, QP number and
@@ -58,14 +63,19 @@ perftest+=(-x "$gid")
 
 # run N: ib_write_bw, client or server; its bandwidth (MB/s) in "bwN"
 run() {
-	local log rc tpid
+	local log rc tpid gen
 	log=$(mktemp)
 	if [ "$role" = server ]; then
 		timeout "$(scaled 300)" "${perftest[@]}" > "$log" 2>&1
 		rc=$?
 	else
+		"$LOSSLESS_TOP/selftests/tools/udpgen" --dst "$server" --port 9 --size 1000 \
+			--tos 0x60 --rate 5000000 --duration "$(scaled 200)" > /dev/null &
+		gen=$!
 		perftest_connect "$log" "$(scaled 60)" 2 timeout "$(scaled 120)" "${perftest[@]}" "$server"
 		rc=$?
+		kill "$gen" 2> /dev/null
+		wait "$gen" 2> /dev/null
 	fi
 	cat "$log"
 	[ "$rc" = 0 ] || fail "ib_write_bw (run $1) exited with $rc"
