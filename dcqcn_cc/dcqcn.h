@@ -38,6 +38,8 @@
  * @pkey: P_Key of the CNPs sent
  * @min_time_between_cnps: us, per QP
  * @rp_params: the RP knobs (rates in bit/s)
+ * @trust: the qdisc's trust (enum tc_lossless_trust), for packets in
+ * @dscp_prio: the qdisc's DSCP to priority map, the same
  */
 struct dcqcn_cfg {
 	u8 np;
@@ -47,6 +49,8 @@ struct dcqcn_cfg {
 	u16 pkey;
 	u32 min_time_between_cnps;
 	struct dcqcn_rp_params rp_params;
+	u8 trust;
+	u8 dscp_prio[TC_LOSSLESS_NUM_DSCP];
 };
 
 /**
@@ -85,7 +89,6 @@ struct dcqcn_qp {
  * @rcu: frees it
  * @net: the device's namespace
  * @ifindex: the device
- * @sch: its qdisc (stays while this does)
  * @gc: forgets idle QPs
  * @lock: everything below
  * @cfg: the settings
@@ -108,7 +111,6 @@ struct dcqcn_dev {
 	struct rcu_head rcu;
 	possible_net_t net;
 	int ifindex;
-	struct Qdisc *sch;
 	struct timer_list gc;
 
 	spinlock_t lock;		/* cfg, qps, nqps, ip_id, counters */
@@ -155,8 +157,8 @@ struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 
 bool dcqcn_qp_named(const struct dcqcn_qp *qp, u32 qpn);
 
 /* dcqcn_netlink.c */
-int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 speed,
-		 struct netlink_ext_ack *extack);
+int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt,
+		 const struct lossless_cc_port *port, struct netlink_ext_ack *extack);
 int dcqcn_dump(void *cc, struct sk_buff *skb);
 int dcqcn_dump_stats(void *cc, struct sk_buff *skb);
 

@@ -148,7 +148,6 @@ struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch)
 		return NULL;
 	write_pnet(&dd->net, dev_net(dev));
 	dd->ifindex = dev->ifindex;
-	dd->sch = sch;
 	spin_lock_init(&dd->lock);
 	hash_init(dd->qps);
 	timer_setup(&dd->gc, dcqcn_gc, 0);

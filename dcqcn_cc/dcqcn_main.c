@@ -25,7 +25,8 @@ static void dcqcn_destroy(void *cc)
 	dcqcn_dev_destroy(cc);
 }
 
-static const struct lossless_cc_ops dcqcn_cc_ops = {
+static struct lossless_cc_ops dcqcn_cc_ops = {
+	.name = "dcqcn",
 	.owner = THIS_MODULE,
 	.change = dcqcn_change,
 	.destroy = dcqcn_destroy,

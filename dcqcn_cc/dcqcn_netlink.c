@@ -11,6 +11,7 @@
 #include <linux/netdevice.h>
 #include <linux/stddef.h>
 #include <net/netlink.h>
+#include <uapi/linux/lossless_dcqcn.h>
 #include <uapi/linux/sch_lossless.h>
 
 #include "dcqcn.h"
@@ -204,8 +205,8 @@ static int dcqcn_parse(struct nlattr **tb, struct dcqcn_cfg *cfg,
 }
 
 /* sch_lossless's change(): under RTNL, all or nothing. */
-int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 speed,
-		 struct netlink_ext_ack *extack)
+int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt,
+		 const struct lossless_cc_port *port, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_LOSSLESS_DCQCN_MAX + 1] = {};
 	struct dcqcn_dev *dd = *cc;
@@ -227,7 +228,9 @@ int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 spe
 		if (err)
 			return err;
 	}
-	cfg.rp_params.line_rate = speed * BITS_PER_BYTE;
+	cfg.rp_params.line_rate = port->speed * BITS_PER_BYTE;
+	cfg.trust = port->trust;
+	memcpy(cfg.dscp_prio, port->dscp_prio, sizeof(cfg.dscp_prio));
 
 	if (!dd) {
 		/*
@@ -248,11 +251,11 @@ int dcqcn_change(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 spe
 	return 0;
 }
 
+/* The settings, in the nest the qdisc opened. */
 int dcqcn_dump(void *cc, struct sk_buff *skb)
 {
 	struct dcqcn_dev *dd = cc;
 	const struct dcqcn_rp_params *p;
-	struct nlattr *nest;
 	struct dcqcn_cfg cfg;
 	unsigned int i;
 
@@ -261,9 +264,6 @@ int dcqcn_dump(void *cc, struct sk_buff *skb)
 	spin_unlock_bh(&dd->lock);
 	p = &cfg.rp_params;
 
-	nest = nla_nest_start_noflag(skb, TCA_LOSSLESS_DCQCN);
-	if (!nest)
-		return -EMSGSIZE;
 	if (nla_put_u8(skb, TCA_LOSSLESS_DCQCN_NP, cfg.np) ||
 	    nla_put_u8(skb, TCA_LOSSLESS_DCQCN_RP, cfg.rp) ||
 	    nla_put_u8(skb, TCA_LOSSLESS_DCQCN_CNP_DSCP, cfg.cnp_dscp) ||
@@ -287,10 +287,9 @@ int dcqcn_dump(void *cc, struct sk_buff *skb)
 					      BITS_PER_BYTE),
 				      TCA_LOSSLESS_DCQCN_PAD))
 			goto nla_put_failure;
-	return nla_nest_end(skb, nest) < 0 ? -EMSGSIZE : 0;
+	return 0;
 
 nla_put_failure:
-	nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
 }
 
@@ -327,20 +326,17 @@ static int dcqcn_put_qp(struct sk_buff *skb, const struct dcqcn_qp *qp,
 
 /*
  * The counters and the first DCQCN_DUMP_QPS QPs, each brought up to date
- * (alpha, timer increases) before it is shown.
+ * (alpha, timer increases) before it is shown, in the nest the qdisc
+ * opened.
  */
 int dcqcn_dump_stats(void *cc, struct sk_buff *skb)
 {
 	struct dcqcn_dev *dd = cc;
 	struct dcqcn_qp *qp;
-	struct nlattr *nest;
 	unsigned int n = 0;
 	int bkt, err = -EMSGSIZE;
 	u64 now;
 
-	nest = nla_nest_start_noflag(skb, TCA_LOSSLESS_STATS_DCQCN);
-	if (!nest)
-		return -EMSGSIZE;
 	spin_lock_bh(&dd->lock);
 	/* under the lock: not before any QP's last event */
 	now = ktime_get_ns();
@@ -382,10 +378,5 @@ int dcqcn_dump_stats(void *cc, struct sk_buff *skb)
 	err = 0;
 out:
 	spin_unlock_bh(&dd->lock);
-	if (err) {
-		nla_nest_cancel(skb, nest);
-		return err;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return err;
 }

@@ -20,6 +20,7 @@
  * is dropped, through the IPv4 output path (routing, LOCAL_OUT, the
  * device's qdisc), with the priority cnp_prio and the DSCP cnp_dscp.
  */
+#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ktime.h>
 #include <linux/netfilter.h>
@@ -33,6 +34,7 @@
 
 #include "dcqcn.h"
 #include "dcqcn_cnp.h"
+#include "../sch_lossless/lossless_classify.h"
 
 #define CREATE_TRACE_POINTS
 #include "dcqcn_trace.h"
@@ -173,6 +175,21 @@ static void dcqcn_rx_ce(struct dcqcn_dev *dd, struct net *net, const struct iphd
 	spin_unlock(&dd->lock);
 }
 
+/*
+ * The priority of a packet in, as the device's lossless qdisc would give
+ * it (its trust and DSCP map, which it tells dcqcn_change()): by its DSCP,
+ * or by its VLAN tag's PCP or its skb priority. The settings are read
+ * without the lock: a change may be seen half done for a packet.
+ */
+static u8 dcqcn_rx_prio(struct dcqcn_dev *dd, const struct sk_buff *skb,
+			const struct iphdr *iph)
+{
+	if (READ_ONCE(dd->cfg.trust) == TC_LOSSLESS_TRUST_DSCP)
+		return READ_ONCE(dd->cfg.dscp_prio[iph->tos >> 2]);
+	return lossless_packet_prio(skb_vlan_tag_present(skb), skb_vlan_tag_get(skb),
+				    skb->priority);
+}
+
 static unsigned int dcqcn_rx(void *priv, struct sk_buff *skb,
 			     const struct nf_hook_state *state)
 {
@@ -181,7 +198,6 @@ static unsigned int dcqcn_rx(void *priv, struct sk_buff *skb,
 	struct dcqcn_bth b;
 	struct dcqcn_dev *dd;
 	struct udphdr *uh;
-	int prio;
 
 	if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph) || !state->in)
 		return NF_ACCEPT;
@@ -211,8 +227,7 @@ static unsigned int dcqcn_rx(void *priv, struct sk_buff *skb,
 	}
 	if (!INET_ECN_is_ce(iph->tos))
 		return NF_ACCEPT;
-	prio = lossless_cc_prio(dd->sch, skb);
-	if (prio >= 0 && (READ_ONCE(dd->cfg.np) & BIT(prio)))
+	if (READ_ONCE(dd->cfg.np) & BIT(dcqcn_rx_prio(dd, skb, iph)))
 		dcqcn_rx_ce(dd, state->net, iph, ntohs(uh->source), b.qpn);
 	return NF_ACCEPT;
 }

@@ -263,7 +263,9 @@ void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,
 
 /* lossless_cc.c */
 struct lossless_cc_ops;
-int lossless_cc_change(struct Qdisc *sch, const struct nlattr *opt, u64 speed, void **cc,
+struct lossless_cc_port;
+int lossless_cc_change(struct Qdisc *sch, const struct nlattr *opt,
+		       const struct lossless_cc_port *port, void **cc,
 		       const struct lossless_cc_ops **ops, struct netlink_ext_ack *extack);
 void lossless_cc_commit(struct lossless_sched_data *q, void *cc,
 			const struct lossless_cc_ops *ops);

@@ -1,62 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sch_lossless: the endpoint's congestion control module (include/net/
- * lossless_cc.h), such as dcqcn_cc.
+ * sch_lossless: the endpoint's congestion control modules (include/net/
+ * lossless_cc.h), such as dcqcn_cc, found by name.
  *
- * One module at a time registers its operations. A qdisc given the
- * TCA_LOSSLESS_DCQCN nest asks it for state, keeps that state and the
- * operations (q->cc, q->cc_ops) and a reference on the module until the
- * qdisc goes: the module cannot be unloaded while a qdisc uses it, and
- * the data path never looks at the registration again.
+ * A module registers its operations under its name. The qdisc has one
+ * nest of options, TCA_LOSSLESS_DCQCN, for the module named "dcqcn": a
+ * qdisc given that nest looks the module up by the name, asks it for state, and keeps that
+ * state and the operations (q->cc, q->cc_ops) and a reference on the
+ * module until the qdisc goes: the module cannot be unloaded while a
+ * qdisc uses it, and the data path never looks at the registry again.
+ * The nests' contents are the module's own uAPI; the qdisc opens and
+ * closes them and reads nothing inside.
  *
- * Locking: the registration and every control call are under RTNL;
- * q->cc and q->cc_ops are set under sch_tree_lock() and read by enqueue
+ * Locking: the registry and every control call are under RTNL; q->cc and
+ * q->cc_ops are set under sch_tree_lock() and read by enqueue and dequeue
  * under the root lock. The module locks its own state.
  */
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
+#include <linux/string.h>
 #include <net/lossless_cc.h>
 
 #include "lossless.h"
 
-static const struct lossless_cc_ops *lossless_cc_registered;	/* RTNL */
+static LIST_HEAD(lossless_cc_list);	/* RTNL */
 
-int lossless_cc_register(const struct lossless_cc_ops *ops)
+/* The congestion control the qdisc has options for (TCA_LOSSLESS_DCQCN) */
+#define LOSSLESS_CC_NAME	"dcqcn"
+#define LOSSLESS_CC_MODULE	"dcqcn_cc"
+
+/* Under RTNL: the module registered as @name, or NULL. */
+static struct lossless_cc_ops *lossless_cc_find(const char *name)
+{
+	struct lossless_cc_ops *ops;
+
+	list_for_each_entry(ops, &lossless_cc_list, list)
+		if (!strcmp(ops->name, name))
+			return ops;
+	return NULL;
+}
+
+int lossless_cc_register(struct lossless_cc_ops *ops)
 {
 	int err = 0;
 
-	if (!ops->change || !ops->destroy || !ops->dump || !ops->dump_stats ||
+	if (!ops->name || !ops->change || !ops->destroy || !ops->dump || !ops->dump_stats ||
 	    !ops->classify || !ops->sent)
 		return -EINVAL;
 	rtnl_lock();
-	if (lossless_cc_registered)
-		err = -EBUSY;
+	if (lossless_cc_find(ops->name))
+		err = -EEXIST;
 	else
-		lossless_cc_registered = ops;
+		list_add_tail(&ops->list, &lossless_cc_list);
 	rtnl_unlock();
 	return err;
 }
 EXPORT_SYMBOL_GPL(lossless_cc_register);
 
-void lossless_cc_unregister(const struct lossless_cc_ops *ops)
+void lossless_cc_unregister(struct lossless_cc_ops *ops)
 {
 	rtnl_lock();
-	if (lossless_cc_registered == ops)
-		lossless_cc_registered = NULL;
+	list_del(&ops->list);
 	rtnl_unlock();
 }
 EXPORT_SYMBOL_GPL(lossless_cc_unregister);
 
 /*
- * Validate and apply the nest @opt with the module's change(): all or
- * nothing. Called by lossless_change() once its own settings are valid,
- * before they are committed; the state is published under
+ * Validate and apply the options @opt of the congestion control with the
+ * module's change(): all or nothing. Called by lossless_change() once its
+ * own settings are valid, before they are committed, with the port's
+ * settings the module needs in @port; the state is published under
  * sch_tree_lock() by lossless_cc_commit().
  */
-int lossless_cc_change(struct Qdisc *sch, const struct nlattr *opt, u64 speed, void **cc,
+int lossless_cc_change(struct Qdisc *sch, const struct nlattr *opt,
+		       const struct lossless_cc_port *port, void **cc,
 		       const struct lossless_cc_ops **ops, struct netlink_ext_ack *extack)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_cc_ops *found;
 	int err;
 
 	ASSERT_RTNL();
@@ -65,15 +87,15 @@ int lossless_cc_change(struct Qdisc *sch, const struct nlattr *opt, u64 speed, v
 	if (!opt && !*ops)
 		return 0;
 	if (!*ops) {
-		*ops = lossless_cc_registered;
-		if (!*ops || !try_module_get((*ops)->owner)) {
-			*ops = NULL;
-			NL_SET_ERR_MSG_MOD(extack,
-					   "dcqcn needs the module dcqcn_cc: modprobe dcqcn_cc");
+		found = lossless_cc_find(LOSSLESS_CC_NAME);
+		if (!found || !try_module_get(found->owner)) {
+			NL_SET_ERR_MSG_MOD(extack, LOSSLESS_CC_NAME " needs the module "
+					   LOSSLESS_CC_MODULE ": modprobe " LOSSLESS_CC_MODULE);
 			return -EOPNOTSUPP;
 		}
+		*ops = found;
 	}
-	err = (*ops)->change(sch, cc, opt, speed, extack);
+	err = (*ops)->change(sch, cc, opt, port, extack);
 	if (err && !q->cc_ops) {
 		module_put((*ops)->owner);
 		*ops = NULL;
@@ -90,20 +112,6 @@ void lossless_cc_commit(struct lossless_sched_data *q, void *cc,
 	q->cc_ops = ops;
 }
 
-/*
- * The priority qdisc @sch gives @skb (by its trust and maps), or -1:
- * for the module's receive path, which has to tell which priority a
- * packet that came in belongs to. The maps are read without the lock, as
- * the classification does: a change may be seen half done for a packet.
- */
-int lossless_cc_prio(struct Qdisc *sch, const struct sk_buff *skb)
-{
-	u8 tc;
-
-	return lossless_classify(qdisc_priv(sch), sch, skb, &tc);
-}
-EXPORT_SYMBOL_GPL(lossless_cc_prio);
-
 void lossless_cc_destroy(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
@@ -116,12 +124,32 @@ void lossless_cc_destroy(struct Qdisc *sch)
 	q->cc_ops = NULL;
 }
 
+/* The module's settings or counters, in the nest @attr of the qdisc's. */
+static int lossless_cc_put(struct lossless_sched_data *q, struct sk_buff *skb, int attr,
+			   int (*put)(void *cc, struct sk_buff *skb))
+{
+	struct nlattr *nest;
+
+	if (!q->cc_ops)
+		return 0;
+	nest = nla_nest_start_noflag(skb, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	if (put(q->cc, skb)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 int lossless_cc_dump(struct lossless_sched_data *q, struct sk_buff *skb)
 {
-	return q->cc_ops ? q->cc_ops->dump(q->cc, skb) : 0;
+	return lossless_cc_put(q, skb, TCA_LOSSLESS_DCQCN, q->cc_ops ? q->cc_ops->dump : NULL);
 }
 
 int lossless_cc_dump_stats(struct lossless_sched_data *q, struct sk_buff *skb)
 {
-	return q->cc_ops ? q->cc_ops->dump_stats(q->cc, skb) : 0;
+	return lossless_cc_put(q, skb, TCA_LOSSLESS_STATS_DCQCN,
+			       q->cc_ops ? q->cc_ops->dump_stats : NULL);
 }

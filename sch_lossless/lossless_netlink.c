@@ -9,6 +9,7 @@
 #include <linux/ethtool.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
+#include <net/lossless_cc.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
@@ -387,6 +388,7 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_LOSSLESS_MAX + 1] = {};
 	const struct lossless_cc_ops *cc_ops;
+	struct lossless_cc_port port;
 	struct lossless_settings s;
 	void *cc;
 	int err, p;
@@ -419,15 +421,18 @@ int lossless_change(struct Qdisc *sch, struct nlattr *opt, struct netlink_ext_ac
 		err = lossless_validate_hook(tb, &s, extack);
 	if (!err)
 		err = lossless_derive(sch, tb, &s, extack);
+	if (err)
+		return err;
 	/*
 	 * last: the congestion control applies its part or changes nothing.
 	 * Its line rate is what the port sends at: the shaper's rate when
-	 * it is slower than the speed pauses are timed by.
+	 * it is slower than the speed pauses are timed by. It finds the
+	 * priority of a packet in by the trust and DSCP map given here.
 	 */
-	if (!err)
-		err = lossless_cc_change(sch, tb[TCA_LOSSLESS_DCQCN],
-					 s.rate ? min(s.rate, s.speed) : s.speed, &cc, &cc_ops,
-					 extack);
+	port.speed = s.rate ? min(s.rate, s.speed) : s.speed;
+	port.trust = s.trust;
+	memcpy(port.dscp_prio, s.dscp_map.prio, sizeof(port.dscp_prio));
+	err = lossless_cc_change(sch, tb[TCA_LOSSLESS_DCQCN], &port, &cc, &cc_ops, extack);
 	if (err)
 		return err;
 

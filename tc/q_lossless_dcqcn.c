@@ -18,6 +18,7 @@
 #include <string.h>
 #include <stdbool.h>
 
+#include <linux/lossless_dcqcn.h>
 #include <linux/sch_lossless.h>
 
 #ifdef TC_LOSSLESS_PLUGIN

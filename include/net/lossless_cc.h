@@ -4,9 +4,12 @@
  *
  * sch_lossless is the port of a NIC as well as of a switch. A module that
  * plays the NIC's congestion control (dcqcn_cc: DCQCN for rdma_rxe)
- * registers these operations; a lossless qdisc then hands it the nested
- * TCA_LOSSLESS_DCQCN options, the packets it queues and its statistics
- * dumps. The module says which packets are paced and when each flow may
+ * registers these operations under its name; a lossless qdisc given that
+ * module's options (for "dcqcn", the nest TCA_LOSSLESS_DCQCN, whose
+ * contents are the module's own uAPI, linux/lossless_dcqcn.h) looks it up
+ * by name and hands it those options, the port's settings it needs, the
+ * packets it queues and its statistics dumps, each nest opened by the
+ * qdisc. The module says which packets are paced and when each flow may
  * send; the packets stay in the qdisc, which holds them until then (as
  * sch_fq paces its flows). The qdisc holds a reference on the module while
  * it has state there, so the module cannot go while a qdisc uses it.
@@ -14,10 +17,25 @@
 #ifndef _NET_LOSSLESS_CC_H
 #define _NET_LOSSLESS_CC_H
 
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <net/netlink.h>
 #include <net/sch_generic.h>
+#include <uapi/linux/sch_lossless.h>
+
+/**
+ * struct lossless_cc_port - what the module is told of its qdisc's port
+ * @speed: bytes/s the port sends at: its speed, or its shaper's rate when
+ *	that is lower
+ * @trust: enum tc_lossless_trust: how a packet's priority is found
+ * @dscp_prio: the DSCP to priority map (trust dscp)
+ */
+struct lossless_cc_port {
+	u64 speed;
+	u8 trust;
+	u8 dscp_prio[TC_LOSSLESS_NUM_DSCP];
+};
 
 /**
  * enum lossless_cc_verdict - what a congestion control module says of a packet
@@ -32,14 +50,16 @@ enum lossless_cc_verdict {
 
 /**
  * struct lossless_cc_ops - a congestion control module's side
+ * @list: in the registry (RTNL)
+ * @name: what a qdisc looks it up by
  * @owner: the module
  * @change: under RTNL: create (*@cc NULL) or change the state of qdisc
- *	@sch from the TCA_LOSSLESS_DCQCN nest @opt (NULL: only the port's
- *	speed, @speed bytes/s, may have changed); all or nothing: on an
- *	error nothing changed and the extack says why
+ *	@sch from the module's options @opt (NULL: only the port's settings
+ *	@port may have changed); all or nothing: on an error nothing changed
+ *	and the extack says why
  * @destroy: under RTNL: the qdisc goes; free @cc
- * @dump: put the TCA_LOSSLESS_DCQCN nest (the settings)
- * @dump_stats: put the TCA_LOSSLESS_STATS_DCQCN nest (counters, QPs)
+ * @dump: put the settings, in the nest the qdisc opened
+ * @dump_stats: put the counters, in the nest the qdisc opened
  * @classify: @skb of priority @prio (-1: none) comes to the qdisc, the
  *	time (ns) in @now; under the qdisc's root lock, bottom halves off.
  *	Return LOSSLESS_CC_PACE when the packet belongs to a flow the module
@@ -53,9 +73,11 @@ enum lossless_cc_verdict {
  *	than @now for a flow the module no longer knows).
  */
 struct lossless_cc_ops {
+	struct list_head list;
+	const char *name;
 	struct module *owner;
-	int (*change)(struct Qdisc *sch, void **cc, const struct nlattr *opt, u64 speed,
-		      struct netlink_ext_ack *extack);
+	int (*change)(struct Qdisc *sch, void **cc, const struct nlattr *opt,
+		      const struct lossless_cc_port *port, struct netlink_ext_ack *extack);
 	void (*destroy)(void *cc);
 	int (*dump)(void *cc, struct sk_buff *skb);
 	int (*dump_stats)(void *cc, struct sk_buff *skb);
@@ -64,8 +86,7 @@ struct lossless_cc_ops {
 	u64 (*sent)(void *cc, u64 flow, unsigned int len, bool waited, u64 now);
 };
 
-int lossless_cc_register(const struct lossless_cc_ops *ops);
-void lossless_cc_unregister(const struct lossless_cc_ops *ops);
-int lossless_cc_prio(struct Qdisc *sch, const struct sk_buff *skb);
+int lossless_cc_register(struct lossless_cc_ops *ops);
+void lossless_cc_unregister(struct lossless_cc_ops *ops);
 
 #endif /* _NET_LOSSLESS_CC_H */

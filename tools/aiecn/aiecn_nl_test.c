@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include <linux/gen_stats.h>
+#include <linux/lossless_dcqcn.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
