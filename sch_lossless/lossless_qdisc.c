@@ -234,22 +234,26 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 /*
  * The class to serve: strict ones from 7 down, then ETS by DRR; a class
  * the peer paused (bit set in @paused) is passed over: an ETS one goes to
- * the tail of the round with its deficit unchanged.
+ * the tail of the round with its deficit unchanged. The round goes on as
+ * long as one active ETS class is not paused, however many rounds of
+ * deficit its head packet needs.
  */
 static struct lossless_class *lossless_pick(struct lossless_sched_data *q, u8 paused)
 {
-	struct lossless_class *c, *first_paused = NULL;
 	u8 strict = q->strict_busy & ~paused;
+	struct lossless_class *c;
+	bool sendable = false;
 
 	if (strict)
 		return &q->classes[fls(strict) - 1];
-	while (!list_empty(&q->active)) {
+	list_for_each_entry(c, &q->active, alist)
+		if (!(paused & BIT(c - q->classes)))
+			sendable = true;
+	if (!sendable)
+		return NULL;	/* every active class is paused, or none is active */
+	for (;;) {
 		c = list_first_entry(&q->active, struct lossless_class, alist);
 		if (paused & BIT(c - q->classes)) {
-			if (c == first_paused)
-				return NULL;	/* every active class is paused */
-			if (!first_paused)
-				first_paused = c;
 			list_move_tail(&c->alist, &q->active);
 			continue;
 		}
@@ -260,7 +264,6 @@ static struct lossless_class *lossless_pick(struct lossless_sched_data *q, u8 pa
 		c->deficit += c->quantum;
 		list_move_tail(&c->alist, &q->active);
 	}
-	return NULL;
 }
 
 static struct sk_buff *lossless_dequeue(struct Qdisc *sch)
