@@ -18,8 +18,9 @@
  * as the class is dumped ("paced_packets", "paced_backlog"), and in the
  * shared buffer and its class's limit; a reset frees it and counts it
  * flushed, a smaller buffer drops it (first: it is the furthest from the
- * wire; from the head of the flow due last) as a buffer drop. A flow lives while it has packets waiting:
- * the module keeps its time from one packet to the next. At most
+ * wire; from the head of the flow due last) as a buffer drop. A flow
+ * lives while it has packets waiting: the module keeps its time from one
+ * packet to the next. At most
  * LOSSLESS_MAX_FLOWS flows wait at once; a packet that would need another
  * goes unpaced, and is counted (pace_refused).
  *
