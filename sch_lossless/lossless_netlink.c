@@ -566,10 +566,17 @@ int lossless_put_class_stats(struct sk_buff *skb, struct lossless_sched_data *q,
 	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_TX_BYTES, u64_stats_read(&c->bstats.bytes),
 			      TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_STATS_BACKLOG, c->qstats.backlog) ||
-	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_OUT, c->out, TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PACED, c->paced, TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u32(skb, TCA_LOSSLESS_STATS_PACED_PACKETS, c->paced_qlen) ||
-	    nla_put_u32(skb, TCA_LOSSLESS_STATS_PACED_BACKLOG, c->paced_backlog))
+	    nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_OUT, c->out, TCA_LOSSLESS_STATS_PAD))
+		return -EMSGSIZE;
+	/*
+	 * Pacing's counters only where something paces: a qdisc's reply to
+	 * RTM_GETQDISC (not a dump) must fit in NLMSG_GOODSIZE, which the
+	 * eight classes' counters nearly fill (aiecnd reads it so).
+	 */
+	if (q->cc_ops &&
+	    (nla_put_u64_64bit(skb, TCA_LOSSLESS_STATS_PACED, c->paced, TCA_LOSSLESS_STATS_PAD) ||
+	     nla_put_u32(skb, TCA_LOSSLESS_STATS_PACED_PACKETS, c->paced_qlen) ||
+	     nla_put_u32(skb, TCA_LOSSLESS_STATS_PACED_BACKLOG, c->paced_backlog)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -595,11 +602,13 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_IN, q->in, TCA_LOSSLESS_STATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_FLUSHED, q->flushed,
 			      TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_OUT, q->out, TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_PACE_REFUSED, q->pace_refused,
-			      TCA_LOSSLESS_STATS_PAD) ||
-	    nla_put_u32(d->skb, TCA_LOSSLESS_STATS_PACED_FLOWS, q->nflows) ||
-	    lossless_cc_dump_stats(q, d->skb))
+	    nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_OUT, q->out, TCA_LOSSLESS_STATS_PAD))
+		goto nla_put_failure;
+	if (q->cc_ops &&
+	    (nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_PACE_REFUSED, q->pace_refused,
+			       TCA_LOSSLESS_STATS_PAD) ||
+	     nla_put_u32(d->skb, TCA_LOSSLESS_STATS_PACED_FLOWS, q->nflows) ||
+	     lossless_cc_dump_stats(q, d->skb)))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);
