@@ -7,6 +7,7 @@
  * sch_tree_lock(). Every rejection names its option in the extack.
  */
 #include <linux/ethtool.h>
+#include <linux/if_arp.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <net/lossless_cc.h>
@@ -144,8 +145,15 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 			s->burst = lossless_shaper_default_burst(s->rate,
 								 psched_mtu(qdisc_dev(sch)));
 	}
-	if (tb[TCA_LOSSLESS_PFC])
-		s->pfc_enable = nla_get_u8(tb[TCA_LOSSLESS_PFC]);
+	a = tb[TCA_LOSSLESS_PFC];
+	if (a) {
+		s->pfc_enable = nla_get_u8(a);
+		/* PFC frames are MAC Control frames: Ethernet only */
+		if (s->pfc_enable && qdisc_dev(sch)->type != ARPHRD_ETHER) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "pfc needs an Ethernet device");
+			return -EOPNOTSUPP;
+		}
+	}
 	a = tb[TCA_LOSSLESS_SPEED];
 	if (a) {
 		s->speed_cfg = nla_get_u64(a);
