@@ -124,18 +124,19 @@ void lossless_cc_destroy(struct Qdisc *sch)
 	q->cc_ops = NULL;
 }
 
-/* The module's settings or counters, in the nest @attr of the qdisc's. */
-static int lossless_cc_put(struct lossless_sched_data *q, struct sk_buff *skb, int attr,
-			   int (*put)(void *cc, struct sk_buff *skb))
+/* The module's counters (@stats) or settings, in the nest the qdisc opens. */
+static int lossless_cc_put(struct lossless_sched_data *q, struct sk_buff *skb, bool stats)
 {
 	struct nlattr *nest;
+	int err;
 
 	if (!q->cc_ops)
 		return 0;
-	nest = nla_nest_start_noflag(skb, attr);
+	nest = nla_nest_start_noflag(skb, stats ? TCA_LOSSLESS_STATS_DCQCN : TCA_LOSSLESS_DCQCN);
 	if (!nest)
 		return -EMSGSIZE;
-	if (put(q->cc, skb)) {
+	err = stats ? q->cc_ops->dump_stats(q->cc, skb) : q->cc_ops->dump(q->cc, skb);
+	if (err) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -145,11 +146,10 @@ static int lossless_cc_put(struct lossless_sched_data *q, struct sk_buff *skb, i
 
 int lossless_cc_dump(struct lossless_sched_data *q, struct sk_buff *skb)
 {
-	return lossless_cc_put(q, skb, TCA_LOSSLESS_DCQCN, q->cc_ops ? q->cc_ops->dump : NULL);
+	return lossless_cc_put(q, skb, false);
 }
 
 int lossless_cc_dump_stats(struct lossless_sched_data *q, struct sk_buff *skb)
 {
-	return lossless_cc_put(q, skb, TCA_LOSSLESS_STATS_DCQCN,
-			       q->cc_ops ? q->cc_ops->dump_stats : NULL);
+	return lossless_cc_put(q, skb, true);
 }

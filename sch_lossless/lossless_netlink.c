@@ -615,8 +615,9 @@ int lossless_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	if (q->cc_ops &&
 	    (nla_put_u64_64bit(d->skb, TCA_LOSSLESS_STATS_PACE_REFUSED, q->pace_refused,
 			       TCA_LOSSLESS_STATS_PAD) ||
-	     nla_put_u32(d->skb, TCA_LOSSLESS_STATS_PACED_FLOWS, q->nflows) ||
-	     lossless_cc_dump_stats(q, d->skb)))
+	     nla_put_u32(d->skb, TCA_LOSSLESS_STATS_PACED_FLOWS, q->nflows)))
+		goto nla_put_failure;
+	if (lossless_cc_dump_stats(q, d->skb))
 		goto nla_put_failure;
 	for (tc = 0; tc < TC_LOSSLESS_NUM_TC; tc++) {
 		nest = nla_nest_start_noflag(d->skb, TCA_LOSSLESS_STATS_CLASS);
