@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """nl_fuzz.py: random and boundary netlink requests against a lossless qdisc.
 
-    nl_fuzz.py [--seed N] [--count N] [--check-every N] [--uapi FILE] DEV
+    nl_fuzz.py [--seed N] [--count N] [--check-every N] [--uapi FILE]... DEV
 
 In the current network namespace, DEV has a lossless root qdisc 1:. Sends
 COUNT (default 100000) requests built at random from the attributes of
-include/uapi/linux/sch_lossless.h (their numbers are read from FILE):
+include/uapi/linux/sch_lossless.h and lossless_dcqcn.h (their numbers are
+read from the FILEs, by default those two):
 qdisc changes (RTM_NEWQDISC without NLM_F_CREATE, so the qdisc is never
 replaced), class changes (RTM_NEWTCLASS, classes 1:1 to 1:8, and a few
 that do not exist, with NLM_F_CREATE) and DCQCN nests, with valid values, boundaries (0, 1, the
@@ -81,9 +82,9 @@ WIDTH = {"u8": 1, "u16": 2, "u32": 4, "u64": 8, "flag": 0, "bin8": 8, "bin64": 6
 FMT = {"u8": "=B", "u16": "=H", "u32": "=I", "u64": "=Q"}
 
 
-def uapi_numbers(path):
+def uapi_numbers(paths):
     """{prefix: {name: number}} for the three attribute enums of the uAPI."""
-    text = open(path).read()
+    text = "".join(open(path).read() for path in paths)
     res = {}
     for body in re.findall(r"enum\s*{([^}]*)}", text):
         names = re.findall(r"^\s*(TCA_LOSSLESS_\w+)", body, re.M)
@@ -246,8 +247,7 @@ class Netlink:
 def main():
     args = sys.argv[1:]
     seed, count, every = random.randrange(1 << 30), 100000, 1
-    uapi = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "../../include/uapi/linux/sch_lossless.h")
+    uapi = []
     while args and args[0].startswith("--"):
         opt = args.pop(0)
         if opt == "--seed":
@@ -257,7 +257,10 @@ def main():
         elif opt == "--check-every":
             every = max(1, int(args.pop(0)))
         elif opt == "--uapi":
-            uapi = args.pop(0)
+            uapi.append(args.pop(0))
+    if not uapi:
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../include/uapi/linux")
+        uapi = [os.path.join(top, h) for h in ("sch_lossless.h", "lossless_dcqcn.h")]
     dev = args[0]
     ifindex = socket.if_nametoindex(dev)
     dcqcn = os.path.exists("/sys/module/dcqcn_cc")
