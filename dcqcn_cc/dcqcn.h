@@ -85,7 +85,8 @@ struct dcqcn_qp {
 
 /**
  * struct dcqcn_dev - the state of one device (one lossless root qdisc)
- * @node: in the table of devices (RTNL for writers, RCU for readers)
+ * @node: in its namespace's table of devices (RTNL for writers, RCU for
+ *	  readers)
  * @rcu: frees it
  * @net: the device's namespace
  * @ifindex: the device
@@ -173,5 +174,7 @@ u64 dcqcn_sent(void *cc, u64 flow, unsigned int len, bool waited, u64 now);
 void dcqcn_trace_rate(struct dcqcn_dev *dd, struct dcqcn_qp *qp, u64 now);
 int dcqcn_rx_init(void);
 void dcqcn_rx_exit(void);
+int dcqcn_dev_init(void);
+void dcqcn_dev_exit(void);
 
 #endif /* _DCQCN_H */

@@ -3,8 +3,9 @@
  * dcqcn_cc: the state of a device and of its QPs.
  *
  * A device's state is made when its lossless qdisc is first given dcqcn
- * options and goes with the qdisc. It is found by (namespace, ifindex)
- * from the receive hook. Its QPs are learnt from the packets it sends: a
+ * options and goes with the qdisc. It is found by ifindex in a table of
+ * its network namespace's (pernet: a namespace sees only its own) from
+ * the receive hook. Its QPs are learnt from the packets it sends: a
  * QP is the pair (peer address, UDP source port), since rxe keeps a QP's
  * source port fixed once the QP is connected, and its packets name the
  * peer's QP (DestQP). A packet that comes in for a QP (a CE-marked one,
@@ -18,8 +19,9 @@
  * DCQCN_QP_IDLE is forgotten: nothing stays for a QP that no longer
  * exists. Two QPs to the same peer on the same port would share a state.
  *
- * Locking: the table of devices changes under RTNL and is read under
- * RCU. A device's lock (taken with bottom halves off from process
+ * Locking: a namespace's table of devices changes under RTNL and is read
+ * under RCU; it outlives them (the namespace's devices, and so their
+ * qdiscs, go first). A device's lock (taken with bottom halves off from process
  * context) covers its settings, QPs and counters; the receive hook, the
  * qdisc's enqueue and the idle timer take it in softirq context.
  */
@@ -27,11 +29,22 @@
 #include <linux/jiffies.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
 
 #include "dcqcn.h"
 
-static DEFINE_HASHTABLE(dcqcn_devs, 6);
+/* What dcqcn_cc keeps per network namespace: its devices' states */
+struct dcqcn_net {
+	DECLARE_HASHTABLE(devs, 4);	/* by ifindex: RTNL, RCU */
+};
+
+static unsigned int dcqcn_net_id __read_mostly;
+
+static struct dcqcn_net *dcqcn_net(const struct net *net)
+{
+	return net_generic(net, dcqcn_net_id);
+}
 
 /* rxe's UDP source port of a new QP: 0xC000 plus a 14-bit hash of its number */
 static u16 dcqcn_rxe_sport(u32 qpn)
@@ -130,8 +143,8 @@ struct dcqcn_dev *dcqcn_dev_find(const struct net *net, int ifindex)
 {
 	struct dcqcn_dev *dd;
 
-	hash_for_each_possible_rcu(dcqcn_devs, dd, node, ifindex)
-		if (dd->ifindex == ifindex && net_eq(read_pnet(&dd->net), net))
+	hash_for_each_possible_rcu(dcqcn_net(net)->devs, dd, node, ifindex)
+		if (dd->ifindex == ifindex)
 			return dd;
 	return NULL;
 }
@@ -143,7 +156,7 @@ struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch)
 	struct dcqcn_dev *dd;
 
 	ASSERT_RTNL();
-	dd = kzalloc(sizeof(*dd), GFP_KERNEL);
+	dd = kzalloc(sizeof(*dd), GFP_KERNEL_ACCOUNT);
 	if (!dd)
 		return NULL;
 	write_pnet(&dd->net, dev_net(dev));
@@ -158,7 +171,7 @@ struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch)
 void dcqcn_dev_publish(struct dcqcn_dev *dd)
 {
 	ASSERT_RTNL();
-	hash_add_rcu(dcqcn_devs, &dd->node, dd->ifindex);
+	hash_add_rcu(dcqcn_net(read_pnet(&dd->net))->devs, &dd->node, dd->ifindex);
 	mod_timer(&dd->gc, jiffies + DCQCN_GC_PERIOD);
 }
 
@@ -185,4 +198,27 @@ void dcqcn_dev_destroy(struct dcqcn_dev *dd)
 		hash_del_rcu(&dd->node);
 	timer_delete_sync(&dd->gc);
 	call_rcu(&dd->rcu, dcqcn_dev_free_rcu);
+}
+
+static int __net_init dcqcn_net_init(struct net *net)
+{
+	hash_init(dcqcn_net(net)->devs);
+	return 0;
+}
+
+static struct pernet_operations dcqcn_net_ops = {
+	.init = dcqcn_net_init,
+	.id = &dcqcn_net_id,
+	.size = sizeof(struct dcqcn_net),
+};
+
+/* Module init and exit: the per-namespace tables. */
+int dcqcn_dev_init(void)
+{
+	return register_pernet_subsys(&dcqcn_net_ops);
+}
+
+void dcqcn_dev_exit(void)
+{
+	unregister_pernet_subsys(&dcqcn_net_ops);
 }

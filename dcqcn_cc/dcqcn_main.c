@@ -40,15 +40,22 @@ static int __init dcqcn_cc_init(void)
 {
 	int err;
 
-	err = dcqcn_rx_init();
+	err = dcqcn_dev_init();
 	if (err)
 		return err;
+	err = dcqcn_rx_init();
+	if (err)
+		goto dev;
 	err = lossless_cc_register(&dcqcn_cc_ops);
-	if (err) {
-		dcqcn_rx_exit();
-		return err;
-	}
+	if (err)
+		goto rx;
 	return 0;
+
+rx:
+	dcqcn_rx_exit();
+dev:
+	dcqcn_dev_exit();
+	return err;
 }
 
 static void __exit dcqcn_cc_exit(void)
@@ -57,6 +64,7 @@ static void __exit dcqcn_cc_exit(void)
 	dcqcn_rx_exit();
 	/* the devices' states freed by call_rcu() */
 	rcu_barrier();
+	dcqcn_dev_exit();
 }
 
 module_init(dcqcn_cc_init);

@@ -98,8 +98,7 @@ struct lossless_port {
 	struct hlist_node node;		/* in the table of ports: RTNL, RCU */
 	struct rcu_head rcu;
 	refcount_t ref;			/* the owner's, and one per charged skb */
-	possible_net_t net;
-	int ifindex;
+	int ifindex;			/* in its netns's table */
 	struct hrtimer timer;		/* the refresh is due: schedules tx */
 	struct tasklet_struct tx;	/* sends XOFF, XON and refreshes */
 
@@ -110,6 +109,7 @@ struct lossless_port {
 	u8 told;			/* paused, as the last frame told the peer */
 	bool uplink;			/* one of the switch's uplinks (READ_ONCE) */
 	u64 refresh_at;			/* ns: send the XOFFs again */
+	u64 retry_ns;			/* a frame did not go: next try after */
 	u64 speed_bps;
 	struct lossless_port_prio prio[LOSSLESS_PFC_NUM_PRIO];
 };
@@ -138,6 +138,14 @@ struct lossless_pfcwd {
 	u64 last_sent[TC_LOSSLESS_NUM_TC];	/* packets, at the last poll */
 	u64 last_paused[TC_LOSSLESS_NUM_TC];	/* ns paused, at the last poll */
 	u64 dropped[TC_LOSSLESS_NUM_TC];
+};
+
+struct lossless_pfc_rx;
+
+/* What sch_lossless keeps per network namespace (lossless_port.c) */
+struct lossless_net {
+	DECLARE_HASHTABLE(ports, 4);	/* by ifindex: RTNL, RCU */
+	struct list_head pfc_rxs;	/* PFC receivers (lossless_pfc_rx.c): RTNL */
 };
 
 struct lossless_sched_data {
@@ -178,8 +186,9 @@ struct lossless_sched_data {
 	u64 in;				/* packets in, PFC frames too */
 	u64 flushed;			/* packets thrown away by lossless_reset() */
 	u64 out;			/* packets dequeued, PFC frames too; as in */
-	struct nf_hook_ops pfc_hook;	/* PFC frames in */
-	struct net *pfc_net;		/* where pfc_hook is registered */
+	struct lossless_pfc_rx *pfc_rcv;	/* its device's PFC receiver */
+	struct list_head pfc_rcv_node;	/* in pfc_rcv->qdiscs */
+	struct Qdisc *sch;		/* the qdisc, for the receiver */
 	struct lossless_port *port;	/* this device as an ingress port */
 	struct lossless_pfcwd wd;
 	void *cc;			/* the endpoint's congestion control */
@@ -233,8 +242,8 @@ void lossless_class_set_quantum(struct lossless_sched_data *q, struct lossless_c
 				u32 quantum);
 
 /* lossless_pfc_rx.c */
-int lossless_pfc_rx_init(struct Qdisc *sch);
-void lossless_pfc_rx_destroy(struct Qdisc *sch);
+int lossless_pfc_rx_attach(struct Qdisc *sch);
+void lossless_pfc_rx_detach(struct Qdisc *sch);
 u8 lossless_paused_classes(struct lossless_sched_data *q, u64 now, u64 *next);
 u64 lossless_pause_us(struct lossless_sched_data *q, int tc);
 void lossless_pause_read(struct lossless_sched_data *q, u8 prios, u64 now,
@@ -252,6 +261,9 @@ void lossless_pfcwd_stop(struct Qdisc *sch);
 u32 lossless_pfcwd_poll_us(const struct lossless_sched_data *q);
 
 /* lossless_port.c */
+int lossless_port_init(void);
+void lossless_port_exit(void);
+struct lossless_net *lossless_net(const struct net *net);
 int lossless_port_attach(struct Qdisc *sch);
 void lossless_port_detach(struct Qdisc *sch);
 void lossless_port_configure(struct Qdisc *sch);

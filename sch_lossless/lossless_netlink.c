@@ -136,9 +136,9 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 	a = tb[TCA_LOSSLESS_RATE];
 	if (a) {
 		s->rate = nla_get_u64(a);
-		if (!s->rate || s->rate > LOSSLESS_MAX_RATE) {
+		if (s->rate < LOSSLESS_MIN_RATE || s->rate > LOSSLESS_MAX_RATE) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "rate must be 1 byte/s to 8.8 Tbit/s (norate removes the shaper)");
+					    "rate must be 8 kbit/s to 8.8 Tbit/s (norate removes the shaper)");
 			return -EINVAL;
 		}
 		if (!tb[TCA_LOSSLESS_BURST])
@@ -157,9 +157,10 @@ static int lossless_validate(struct Qdisc *sch, struct nlattr **tb, struct lossl
 	a = tb[TCA_LOSSLESS_SPEED];
 	if (a) {
 		s->speed_cfg = nla_get_u64(a);
-		if (s->speed_cfg > LOSSLESS_MAX_RATE) {
+		if (s->speed_cfg && (s->speed_cfg < LOSSLESS_PFC_MIN_SPEED / BITS_PER_BYTE ||
+				     s->speed_cfg > LOSSLESS_PFC_MAX_SPEED / BITS_PER_BYTE)) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "speed must be at most 8.8 Tbit/s (0: automatic)");
+					    "speed must be 10 Mbit/s to 1.6 Tbit/s (0: automatic)");
 			return -EINVAL;
 		}
 	}
@@ -327,20 +328,23 @@ static int lossless_validate_hook(struct nlattr **tb, struct lossless_settings *
 
 /*
  * The link speed pause times are counted in: as set, else the shaper's
- * rate, else the device's speed, else 10 Gbit/s. Under RTNL.
+ * rate, else the device's speed, else 10 Gbit/s; the last three brought
+ * into Ethernet's speeds (LOSSLESS_PFC_MIN_SPEED to _MAX_SPEED). Under RTNL.
  */
 static u64 lossless_speed(struct Qdisc *sch, const struct lossless_settings *s)
 {
 	struct ethtool_link_ksettings ks;
+	u64 speed = LOSSLESS_DEFAULT_SPEED;
 
 	if (s->speed_cfg)
 		return s->speed_cfg;
 	if (s->rate)
-		return s->rate;
-	if (!__ethtool_get_link_ksettings(qdisc_dev(sch), &ks) &&
-	    ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN)
-		return (u64)ks.base.speed * 1000000 / 8;
-	return LOSSLESS_DEFAULT_SPEED;
+		speed = s->rate;
+	else if (!__ethtool_get_link_ksettings(qdisc_dev(sch), &ks) &&
+		 ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN)
+		speed = (u64)ks.base.speed * 1000000 / BITS_PER_BYTE;
+	return clamp(speed, LOSSLESS_PFC_MIN_SPEED / BITS_PER_BYTE,
+		     LOSSLESS_PFC_MAX_SPEED / BITS_PER_BYTE);
 }
 
 /*

@@ -38,6 +38,14 @@
 #define LOSSLESS_PFC_FRAME_LEN	ETH_ZLEN	/* 60 bytes, without the FCS */
 #define LOSSLESS_PFC_QUANTUM	512	/* bit times */
 #define LOSSLESS_PFC_MAX_QUANTA	65535
+/*
+ * The speeds pause times are counted at: those of Ethernet, 10 Mbit/s
+ * (802.3i) to 1.6 Tbit/s (802.3dj). Slower, one XOFF of 65535 quanta would
+ * stop a port for more than 3.4 s; faster, the refresh of an XOFF
+ * (lossless_pfc_refresh_ns()) would come sooner than every 10 us.
+ */
+#define LOSSLESS_PFC_MIN_SPEED	10000000ULL		/* bit/s */
+#define LOSSLESS_PFC_MAX_SPEED	1600000000000ULL	/* bit/s */
 
 /* Field offsets from the start of the MAC header */
 #define LOSSLESS_PFC_OFF_OPCODE	ETH_HLEN	/* 14 */

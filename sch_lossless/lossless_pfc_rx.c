@@ -10,20 +10,43 @@
  * Malformed frames and 802.3x PAUSE frames are counted and dropped: MAC
  * Control frames are never forwarded.
  *
- * Locking: the hook runs in softirq context, maybe on several CPUs at
- * once; pfc_lock serialises it. The dequeue path reads pause[].until
- * locklessly (READ_ONCE, a u64 on 64-bit machines) under the qdisc's root
- * lock; a pause that starts as the dequeue looks lets one more packet go,
- * as on a real link where a frame is already being sent.
+ * A pause stops the port's priority whatever queue its packets are in: a
+ * device has one receiver, with one hook, and every lossless qdisc on the
+ * device (the children of mq on a multi-queue NIC, one per transmit
+ * queue) hears each frame. A qdisc joins its device's receiver once its
+ * options are valid (the end of init) and leaves it in destroy.
+ *
+ * Locking: the receivers and their lists of qdiscs change under RTNL; the
+ * hook reads the list under RCU (netfilter's), and a qdisc and a receiver
+ * are freed after RCU, so a hook that still sees one may use it. The
+ * hook runs in softirq context, maybe on several CPUs at once; a qdisc's
+ * pfc_lock serialises its updates of pause[]. The dequeue path reads
+ * pause[].until locklessly (READ_ONCE, a u64 on 64-bit machines) under the
+ * qdisc's root lock; a pause that starts as the dequeue looks lets one more
+ * packet go, as on a real link where a frame is already being sent.
  */
+#include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_netdev.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
 #include "lossless_trace.h"
+
+/* The PFC receiver of a device: its hook and the lossless qdiscs on it */
+struct lossless_pfc_rx {
+	struct list_head node;		/* in its netns's pfc_rxs: RTNL */
+	struct net_device *dev;
+	struct net *net;		/* where hook is registered */
+	struct nf_hook_ops hook;
+	struct list_head qdiscs;	/* their pfc_rcv_node: RTNL, RCU */
+	struct rcu_head rcu;
+};
 
 /* Fold the pause of priority @p up to @now into its total (pfc_lock held). */
 static void lossless_pause_account(struct lossless_sched_data *q, int p, u64 now)
@@ -69,31 +92,38 @@ static void lossless_pfc_apply(struct lossless_sched_data *q, const struct net_d
 			atomic64_inc(&q->pfc_rx[tc]);
 }
 
+/* A qdisc of the device hears a frame: a valid one, or (@pfc NULL) not */
+static void lossless_pfc_hear(struct lossless_sched_data *q, const struct net_device *dev,
+			      const struct lossless_pfc *pfc)
+{
+	if (!pfc) {
+		atomic64_inc(&q->pfc_rx_bad);
+		return;
+	}
+	if (pfc->enable & READ_ONCE(q->pfc_enable)) {
+		lossless_pfc_apply(q, dev, pfc);
+		/* an XON, or a pause ended early: look at the queues again */
+		__netif_schedule(qdisc_root(q->sch));
+	}
+}
+
 static unsigned int lossless_pfc_hook(void *priv, struct sk_buff *skb,
 				      const struct nf_hook_state *state)
 {
-	struct Qdisc *sch = priv;
-	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_pfc_rx *rx = priv;
+	struct lossless_sched_data *q;
 	struct lossless_pfc pfc;
-	int err;
+	bool valid;
 
 	if (skb->protocol != htons(ETH_P_PAUSE))
 		return NF_ACCEPT;
-	if (!skb_mac_header_was_set(skb) ||
-	    !pskb_may_pull(skb, LOSSLESS_PFC_FRAME_LEN - ETH_HLEN)) {
-		atomic64_inc(&q->pfc_rx_bad);
+	valid = skb_mac_header_was_set(skb) &&
+		pskb_may_pull(skb, LOSSLESS_PFC_FRAME_LEN - ETH_HLEN) &&
+		!lossless_pfc_parse(skb_mac_header(skb), skb->len + ETH_HLEN, &pfc);
+	list_for_each_entry_rcu(q, &rx->qdiscs, pfc_rcv_node)
+		lossless_pfc_hear(q, state->in, valid ? &pfc : NULL);
+	if (!valid)
 		return NF_DROP;
-	}
-	err = lossless_pfc_parse(skb_mac_header(skb), skb->len + ETH_HLEN, &pfc);
-	if (err) {
-		atomic64_inc(&q->pfc_rx_bad);
-		return NF_DROP;
-	}
-	if (pfc.enable & q->pfc_enable) {
-		lossless_pfc_apply(q, state->in, &pfc);
-		/* an XON, or a pause ended early: look at the queues again */
-		__netif_schedule(qdisc_root(sch));
-	}
 	consume_skb(skb);
 	return NF_STOLEN;
 }
@@ -172,29 +202,70 @@ void lossless_pause_read(struct lossless_sched_data *q, u8 prios, u64 now,
 	spin_unlock(&q->pfc_lock);
 }
 
-int lossless_pfc_rx_init(struct Qdisc *sch)
+/* Under RTNL: the receiver of @dev, made and hooked when it has none. */
+static struct lossless_pfc_rx *lossless_pfc_rx_get(struct net_device *dev)
 {
-	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct net_device *dev = qdisc_dev(sch);
+	struct list_head *rxs = &lossless_net(dev_net(dev))->pfc_rxs;
+	struct lossless_pfc_rx *rx;
 	int err;
 
-	q->pfc_hook.hook = lossless_pfc_hook;
-	q->pfc_hook.priv = sch;
-	q->pfc_hook.pf = NFPROTO_NETDEV;
-	q->pfc_hook.hooknum = NF_NETDEV_INGRESS;
-	q->pfc_hook.priority = INT_MIN;		/* before any nftables chain */
-	q->pfc_hook.dev = dev;
-	err = nf_register_net_hook(dev_net(dev), &q->pfc_hook);
-	if (!err)
-		q->pfc_net = dev_net(dev);
-	return err;
+	list_for_each_entry(rx, rxs, node)
+		if (rx->dev == dev)
+			return rx;
+	rx = kzalloc(sizeof(*rx), GFP_KERNEL_ACCOUNT);
+	if (!rx)
+		return ERR_PTR(-ENOMEM);
+	rx->dev = dev;
+	rx->net = dev_net(dev);
+	INIT_LIST_HEAD(&rx->qdiscs);
+	rx->hook.hook = lossless_pfc_hook;
+	rx->hook.priv = rx;
+	rx->hook.pf = NFPROTO_NETDEV;
+	rx->hook.hooknum = NF_NETDEV_INGRESS;
+	rx->hook.priority = INT_MIN;		/* before any nftables chain */
+	rx->hook.dev = dev;
+	err = nf_register_net_hook(rx->net, &rx->hook);
+	if (err) {
+		kfree(rx);
+		return ERR_PTR(err);
+	}
+	list_add(&rx->node, rxs);
+	return rx;
 }
 
-void lossless_pfc_rx_destroy(struct Qdisc *sch)
+/* qdisc init, under RTNL, its options valid: hear its device's PFC frames. */
+int lossless_pfc_rx_attach(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_pfc_rx *rx;
 
-	if (q->pfc_net)
-		nf_unregister_net_hook(q->pfc_net, &q->pfc_hook);
-	q->pfc_net = NULL;
+	ASSERT_RTNL();
+	rx = lossless_pfc_rx_get(qdisc_dev(sch));
+	if (IS_ERR(rx))
+		return PTR_ERR(rx);
+	q->sch = sch;
+	q->pfc_rcv = rx;
+	list_add_tail_rcu(&q->pfc_rcv_node, &rx->qdiscs);
+	return 0;
+}
+
+/*
+ * qdisc destroy, under RTNL. A hook may still be looking at the qdisc: it
+ * is freed after RCU. The last qdisc of the device takes the hook away.
+ */
+void lossless_pfc_rx_detach(struct Qdisc *sch)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_pfc_rx *rx = q->pfc_rcv;
+
+	ASSERT_RTNL();
+	if (!rx)
+		return;
+	list_del_rcu(&q->pfc_rcv_node);
+	q->pfc_rcv = NULL;
+	if (!list_empty(&rx->qdiscs))
+		return;
+	nf_unregister_net_hook(rx->net, &rx->hook);
+	list_del(&rx->node);
+	kfree_rcu(rx, rcu);
 }

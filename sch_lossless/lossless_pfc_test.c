@@ -338,6 +338,20 @@ static void lossless_pfc_refresh_ns_test(struct kunit *test)
 		KUNIT_EXPECT_LT(test, refresh, lossless_pfc_quanta_to_ns(c->in, c->speed));
 }
 
+/*
+ * At the speeds a port may have, the XOFF this port sends (65535 quanta)
+ * is refreshed no more often than every 10 us, and one that is never
+ * refreshed nor ended stops the peer for at most 3.4 s.
+ */
+static void lossless_pfc_speed_bounds_test(struct kunit *test)
+{
+	KUNIT_EXPECT_GE(test, lossless_pfc_refresh_ns(LOSSLESS_PFC_MAX_QUANTA,
+						      LOSSLESS_PFC_MAX_SPEED), 10 * NSEC_PER_USEC);
+	KUNIT_EXPECT_LE(test, lossless_pfc_quanta_to_ns(LOSSLESS_PFC_MAX_QUANTA,
+							LOSSLESS_PFC_MIN_SPEED),
+			3400 * NSEC_PER_MSEC);
+}
+
 static struct kunit_case lossless_pfc_cases[] = {
 	KUNIT_CASE(lossless_pfc_encode_bytes_test),
 	KUNIT_CASE(lossless_pfc_encode_unaligned_test),
@@ -350,6 +364,7 @@ static struct kunit_case lossless_pfc_cases[] = {
 	KUNIT_CASE_PARAM(lossless_pfc_ns_to_quanta_test, to_quanta_gen_params),
 	KUNIT_CASE(lossless_pfc_ns_to_quanta_covers_test),
 	KUNIT_CASE_PARAM(lossless_pfc_refresh_ns_test, refresh_gen_params),
+	KUNIT_CASE(lossless_pfc_speed_bounds_test),
 	{}
 };
 

@@ -4,7 +4,8 @@
  *
  * A switch pauses its peer for the buffer that the peer's traffic holds,
  * wherever that traffic waits. Each lossless qdisc owns a port object for
- * its device, found by (netns, ifindex). When any lossless qdisc queues a
+ * its device, in a table of its network namespace's (pernet, by ifindex:
+ * a namespace sees, and fills, only its own). When any lossless qdisc queues a
  * packet that came in through a device with a port (skb->skb_iif, set by
  * the receive path and kept by the bridge and by routing), it charges the
  * packet's length to that port's priority; the charge is released when
@@ -29,8 +30,9 @@
  * refreshing; an XOFF asks for the longest pause (65535 quanta) so that a
  * lost refresh costs nothing but the refresh period.
  *
- * Locking and lifetime: the table of ports is written under RTNL (qdisc
- * init and destroy) and read under RCU. A port is freed after RCU when the
+ * Locking and lifetime: a namespace's table of ports is written under RTNL
+ * (qdisc init and destroy) and read under RCU; it outlives its ports (the
+ * namespace's devices, and so their qdiscs, go first). A port is freed after RCU when the
  * owner's reference and the references of all charged packets are gone.
  * port->lock (taken with BHs off, inside the qdisc root locks, never the
  * other way round) protects the state and counters; the owner's detach
@@ -46,6 +48,7 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/pkt_sched.h>
 
 #include "lossless.h"
@@ -54,19 +57,26 @@
 #include "lossless_trace.h"
 
 #define LOSSLESS_XOFF_QUANTA	LOSSLESS_PFC_MAX_QUANTA
-#define LOSSLESS_RETRY_NS	(100 * NSEC_PER_USEC)	/* a frame could not go out */
+/* A frame could not go out (the device down, its queue full): try again
+ * after 100 us, twice as long each time up to 100 ms, so that a port whose
+ * device stays down costs ten wake-ups a second and tells the peer within
+ * 100 ms of coming back.
+ */
+#define LOSSLESS_RETRY_MIN_NS	(100 * NSEC_PER_USEC)
+#define LOSSLESS_RETRY_MAX_NS	(100 * NSEC_PER_MSEC)
 
-static DEFINE_HASHTABLE(lossless_ports, 6);
+static unsigned int lossless_net_id __read_mostly;
+
+/* The state of @net: its ports and PFC receivers. */
+struct lossless_net *lossless_net(const struct net *net)
+{
+	return net_generic(net, lossless_net_id);
+}
 
 static void lossless_port_put(struct lossless_port *port)
 {
 	if (refcount_dec_and_test(&port->ref))
 		kfree_rcu(port, rcu);
-}
-
-static bool lossless_port_is(const struct lossless_port *port, struct net *net, int ifindex)
-{
-	return port->ifindex == ifindex && net_eq(read_pnet(&port->net), net);
 }
 
 /* A reference to the port of @ifindex in @net, or NULL. */
@@ -75,8 +85,8 @@ static struct lossless_port *lossless_port_get(struct net *net, int ifindex)
 	struct lossless_port *port;
 
 	rcu_read_lock();
-	hash_for_each_possible_rcu(lossless_ports, port, node, ifindex) {
-		if (lossless_port_is(port, net, ifindex) && refcount_inc_not_zero(&port->ref)) {
+	hash_for_each_possible_rcu(lossless_net(net)->ports, port, node, ifindex) {
+		if (port->ifindex == ifindex && refcount_inc_not_zero(&port->ref)) {
 			rcu_read_unlock();
 			return port;
 		}
@@ -91,15 +101,15 @@ static void lossless_port_kick(struct lossless_port *port)
 	tasklet_schedule(&port->tx);
 }
 
-/* Send one PFC frame out of @dev; false if it could not be queued. */
-static bool lossless_port_send(struct net_device *dev, const struct lossless_pfc *pfc)
+/* One PFC frame from @dev, or NULL. */
+static struct sk_buff *lossless_port_frame(struct net_device *dev, const struct lossless_pfc *pfc)
 {
 	int hlen = LL_RESERVED_SPACE(dev);
 	struct sk_buff *skb;
 
 	skb = alloc_skb(hlen + LOSSLESS_PFC_FRAME_LEN + dev->needed_tailroom, GFP_ATOMIC);
 	if (!skb)
-		return false;
+		return NULL;
 	skb_reserve(skb, hlen);
 	skb_reset_mac_header(skb);
 	lossless_pfc_encode(skb_put(skb, LOSSLESS_PFC_FRAME_LEN), dev->dev_addr, pfc);
@@ -107,7 +117,17 @@ static bool lossless_port_send(struct net_device *dev, const struct lossless_pfc
 	skb->protocol = htons(ETH_P_PAUSE);
 	skb->priority = TC_PRIO_CONTROL;
 	skb->dev = dev;
-	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
+	return skb;
+}
+
+/* Send one PFC frame out of @dev (its qdisc sends it first); false if it
+ * could not be queued.
+ */
+static bool lossless_port_send(struct net_device *dev, const struct lossless_pfc *pfc)
+{
+	struct sk_buff *skb = lossless_port_frame(dev, pfc);
+
+	return skb && dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
 }
 
 /* The refresh is due: do it from the tasklet, which sends every frame. */
@@ -164,6 +184,7 @@ static void lossless_port_tx(struct tasklet_struct *t)
 
 	spin_lock(&port->lock);
 	if (sent) {
+		port->retry_ns = 0;
 		for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
 			if (xoff & BIT(p))
 				port->prio[p].xoff_sent++;
@@ -174,8 +195,10 @@ static void lossless_port_tx(struct tasklet_struct *t)
 		/* not sent: what changed is still to tell, try again soon */
 		port->told ^= changed;
 		port->refresh_at = now;
+		port->retry_ns = clamp(port->retry_ns * 2, LOSSLESS_RETRY_MIN_NS,
+				       LOSSLESS_RETRY_MAX_NS);
 		if (port->dev)
-			hrtimer_start(timer, LOSSLESS_RETRY_NS, HRTIMER_MODE_REL);
+			hrtimer_start(timer, ns_to_ktime(port->retry_ns), HRTIMER_MODE_REL);
 	}
 	spin_unlock(&port->lock);
 	if (sent && xoff)
@@ -246,8 +269,8 @@ bool lossless_port_uplink(struct Qdisc *sch, int ifindex)
 	bool uplink = false;
 
 	rcu_read_lock();
-	hash_for_each_possible_rcu(lossless_ports, port, node, ifindex) {
-		if (lossless_port_is(port, net, ifindex)) {
+	hash_for_each_possible_rcu(lossless_net(net)->ports, port, node, ifindex) {
+		if (port->ifindex == ifindex) {
 			uplink = READ_ONCE(port->uplink);
 			break;
 		}
@@ -280,16 +303,12 @@ void lossless_port_uncharge(struct sk_buff *skb)
 
 /*
  * Copy the qdisc's settings into its port: the lossless priorities, the
- * speed, and each priority's thresholds from the class it maps to. Under
- * sch_tree_lock().
+ * speed, and each priority's thresholds from the class it maps to.
  */
-void lossless_port_configure(struct Qdisc *sch)
+static void lossless_port_set(struct lossless_port *port, const struct lossless_sched_data *q)
 {
-	struct lossless_sched_data *q = qdisc_priv(sch);
-	struct lossless_port *port = q->port;
 	int p;
 
-	spin_lock(&port->lock);
 	port->pfc_enable = q->pfc_enable;
 	WRITE_ONCE(port->uplink, q->uplink);
 	port->speed_bps = q->speed * BITS_PER_BYTE;
@@ -303,6 +322,18 @@ void lossless_port_configure(struct Qdisc *sch)
 		if ((port->xoff & BIT(p)) && pp->bytes <= pp->xon)
 			port->xoff &= ~BIT(p);
 	}
+}
+
+/* The qdisc's settings changed (under sch_tree_lock()): its port follows. */
+void lossless_port_configure(struct Qdisc *sch)
+{
+	struct lossless_sched_data *q = qdisc_priv(sch);
+	struct lossless_port *port = q->port;
+
+	if (!port)		/* init: attached once the options are good */
+		return;
+	spin_lock(&port->lock);
+	lossless_port_set(port, q);
 	/* a priority no longer lossless, or no longer congested: tell the peer */
 	if (port->dev && (port->xoff & port->pfc_enable) != port->told)
 		lossless_port_kick(port);
@@ -342,18 +373,18 @@ int lossless_port_attach(struct Qdisc *sch)
 	struct lossless_port *port;
 
 	ASSERT_RTNL();
-	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	port = kzalloc(sizeof(*port), GFP_KERNEL_ACCOUNT);
 	if (!port)
 		return -ENOMEM;
 	refcount_set(&port->ref, 1);
-	write_pnet(&port->net, dev_net(dev));
 	port->ifindex = dev->ifindex;
 	spin_lock_init(&port->lock);
 	hrtimer_setup(&port->timer, lossless_port_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	tasklet_setup(&port->tx, lossless_port_tx);
 	port->dev = dev;
+	lossless_port_set(port, q);	/* not seen by anyone yet */
 	/* the newest qdisc of a device takes its ingress (see the lookup) */
-	hash_add_rcu(lossless_ports, &port->node, port->ifindex);
+	hash_add_rcu(lossless_net(dev_net(dev))->ports, &port->node, port->ifindex);
 	q->port = port;
 	return 0;
 }
@@ -361,23 +392,68 @@ int lossless_port_attach(struct Qdisc *sch)
 /*
  * qdisc destroy, under RTNL: no more charges or frames. Packets charged
  * to the port elsewhere keep it until they leave their queues. A peer we
- * paused resumes when its pause runs out.
+ * paused is told to resume at once (one XON, not repeated): traffic that
+ * was waiting for this qdisc goes to the one that replaces it.
  */
 void lossless_port_detach(struct Qdisc *sch)
 {
 	struct lossless_sched_data *q = qdisc_priv(sch);
 	struct lossless_port *port = q->port;
+	struct lossless_pfc pfc = {};
+	struct net_device *dev;
+	struct sk_buff *skb;
 
 	ASSERT_RTNL();
 	if (!port)
 		return;
 	hash_del_rcu(&port->node);
 	spin_lock_bh(&port->lock);
+	dev = port->dev;
+	pfc.enable = port->told;
+	port->told = 0;
 	port->dev = NULL;
 	spin_unlock_bh(&port->lock);
 	/* neither rearms the other once dev is NULL */
 	hrtimer_cancel(&port->timer);
 	tasklet_kill(&port->tx);
+	/* the device's queues are being changed: straight to the driver */
+	skb = pfc.enable ? lossless_port_frame(dev, &pfc) : NULL;
+	if (skb && dev_direct_xmit(skb, 0) == NETDEV_TX_OK) {
+		int p;
+
+		spin_lock_bh(&port->lock);
+		for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++)
+			if (pfc.enable & BIT(p))
+				port->prio[p].xon_sent++;
+		spin_unlock_bh(&port->lock);
+		trace_lossless_xon_sent(dev, pfc.enable, 0);
+	}
 	q->port = NULL;
 	lossless_port_put(port);
+}
+
+static int __net_init lossless_net_init(struct net *net)
+{
+	struct lossless_net *ln = lossless_net(net);
+
+	hash_init(ln->ports);
+	INIT_LIST_HEAD(&ln->pfc_rxs);
+	return 0;
+}
+
+static struct pernet_operations lossless_net_ops = {
+	.init = lossless_net_init,
+	.id = &lossless_net_id,
+	.size = sizeof(struct lossless_net),
+};
+
+/* Module init and exit: the per-namespace tables. */
+int lossless_port_init(void)
+{
+	return register_pernet_subsys(&lossless_net_ops);
+}
+
+void lossless_port_exit(void)
+{
+	unregister_pernet_subsys(&lossless_net_ops);
 }

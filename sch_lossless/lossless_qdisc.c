@@ -399,16 +399,17 @@ static int lossless_init(struct Qdisc *sch, struct nlattr *opt,
 	lossless_pfcwd_init(sch);
 	for (p = 0; p < TC_LOSSLESS_NUM_PRIO; p++)
 		q->hook_remap[p] = p;	/* no hook flow moves */
-	err = lossless_pfc_rx_init(sch);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot hook the device's ingress for PFC frames");
+	/* nothing is published before the options are known to be good */
+	err = lossless_change(sch, opt, extack);
+	if (err)
 		return err;
-	}
 	err = lossless_port_attach(sch);
 	if (err)
 		return err;
-
-	return lossless_change(sch, opt, extack);
+	err = lossless_pfc_rx_attach(sch);
+	if (err)
+		NL_SET_ERR_MSG_MOD(extack, "cannot hook the device's ingress for PFC frames");
+	return err;
 }
 
 static void lossless_reset(struct Qdisc *sch)
@@ -444,7 +445,7 @@ static void lossless_destroy(struct Qdisc *sch)
 
 	lossless_pfcwd_stop(sch);
 	lossless_cc_destroy(sch);
-	lossless_pfc_rx_destroy(sch);
+	lossless_pfc_rx_detach(sch);
 	lossless_port_detach(sch);
 	qdisc_watchdog_cancel(&q->watchdog);
 }
@@ -472,15 +473,25 @@ static int __init lossless_module_init(void)
 
 	if (err)
 		return err;
+	err = lossless_port_init();
+	if (err)
+		goto pace;
 	err = register_qdisc(&lossless_qdisc_ops);
 	if (err)
-		lossless_pace_exit();
+		goto port;
+	return 0;
+
+port:
+	lossless_port_exit();
+pace:
+	lossless_pace_exit();
 	return err;
 }
 
 static void __exit lossless_module_exit(void)
 {
 	unregister_qdisc(&lossless_qdisc_ops);
+	lossless_port_exit();
 	lossless_pace_exit();
 }
 

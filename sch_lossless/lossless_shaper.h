@@ -14,6 +14,7 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
+#define LOSSLESS_MIN_RATE	1000		/* bytes/s, 8 kbit/s: a full frame a 1.5 s */
 #define LOSSLESS_MAX_RATE	BIT_ULL(40)	/* bytes/s, about 8.8 Tbit/s */
 #define LOSSLESS_MAX_BURST	BIT(30)		/* bytes */
 

@@ -83,10 +83,11 @@ echo "# class 1:4: pfc_rx $rx, pause_us $pause"
 check_err $? "counters: pfc_rx $rx (81 expected), pause_us $pause (8 s and more expected)"
 log_test "XON resumes at once; pfc_rx and pause_us count"
 
-# A pause runs out by itself: 3906 quanta at speed 1mbit is 2 s.
-ip netns exec "$h1" tc qdisc change dev v1 root handle 1: lossless speed 1mbit
+# A pause runs out by itself: 39063 quanta at speed 10mbit (the slowest
+# speed there is) is 2 s.
+ip netns exec "$h1" tc qdisc change dev v1 root handle 1: lossless speed 10mbit
 rx0=$(xstat "$h1" v1 3 pfc_rx)
-$PFC --prio 3:3906
+$PFC --prio 3:39063
 e4=$(class_stat "$h1" v1 1:4 bytes)
 sleep 0.5
 f4=$(class_stat "$h1" v1 1:4 bytes)
@@ -99,7 +100,7 @@ echo "# 2 s pause: class 1:4 sent $((f4 - e4)) bytes early in the pause, $((h4 -
 check_err $? "the frame was not taken"
 [ $((f4 - e4)) -le 1514 ] && [ $((h4 - g4)) -gt 100000 ]
 check_err $? "a 2 s pause: $((f4 - e4)) bytes during it, $((h4 - g4)) after"
-log_test "a pause of 3906 quanta at 1 Mbit/s ends by itself"
+log_test "a pause of 39063 quanta at 10 Mbit/s ends by itself"
 
 # Frames for priorities that are not lossless, broken frames and 802.3x
 # PAUSE frames pause nothing; the broken ones are counted.

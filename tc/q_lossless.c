@@ -505,7 +505,7 @@ static int lossless_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (strchr(*argv, '-') || get_rate64(&rate, *argv))
 				invarg("invalid \"rate\"", *argv);
 			if (!rate)
-				invarg("\"rate\" must be 8bit (1 byte/s) or more",
+				invarg("\"rate\" must be more than 0 (norate removes the shaper)",
 				       *argv);
 			have_rate = true;
 		} else if (strcmp(*argv, "burst") == 0) {
