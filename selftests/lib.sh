@@ -39,6 +39,8 @@ cleanup_namespaces() {
 # namespaces and the current one, every packet in is sent, dropped (by
 # reason), flushed or queued, per class and for the port
 # (tools/conservation.py). One result; none if there is no such qdisc.
+# The drops of those namespaces at every point (qdiscs, devices, IP and
+# UDP) are printed with it, for the record (tools/drop_points.py).
 conservation_check() {
 	local ns spaces=(-) out rc
 	for ns in "${NAMESPACES[@]}"; do
@@ -48,6 +50,8 @@ conservation_check() {
 	rc=$?
 	echo "$out" | grep -q '^conservation: 0 lossless ports' && return 0
 	echo "$out" | sed 's/^/# /'
+	# where what was lost went, between the sockets (tools/drop_points.py)
+	python3 "$LOSSLESS_TOP/selftests/tools/drop_points.py" "${spaces[@]}" 2>&1 | sed 's/^/# /'
 	check_err $rc "$(echo "$out" | grep -vE 'accounted for|ports checked' | head -n 1)"
 	log_test "conservation: in = sent + drops by reason + flushed + queued, every lossless port and class"
 }
