@@ -41,8 +41,7 @@
 /* The PFC receiver of a device: its hook and the lossless qdiscs on it */
 struct lossless_pfc_rx {
 	struct list_head node;		/* in its netns's pfc_rxs: RTNL */
-	struct net_device *dev;
-	struct net *net;		/* where hook is registered */
+	struct net_device *dev;		/* its netns is the hook's */
 	struct nf_hook_ops hook;
 	struct list_head qdiscs;	/* their pfc_rcv_node: RTNL, RCU */
 	struct rcu_head rcu;
@@ -216,7 +215,6 @@ static struct lossless_pfc_rx *lossless_pfc_rx_get(struct net_device *dev)
 	if (!rx)
 		return ERR_PTR(-ENOMEM);
 	rx->dev = dev;
-	rx->net = dev_net(dev);
 	INIT_LIST_HEAD(&rx->qdiscs);
 	rx->hook.hook = lossless_pfc_hook;
 	rx->hook.priv = rx;
@@ -224,7 +222,7 @@ static struct lossless_pfc_rx *lossless_pfc_rx_get(struct net_device *dev)
 	rx->hook.hooknum = NF_NETDEV_INGRESS;
 	rx->hook.priority = INT_MIN;		/* before any nftables chain */
 	rx->hook.dev = dev;
-	err = nf_register_net_hook(rx->net, &rx->hook);
+	err = nf_register_net_hook(dev_net(dev), &rx->hook);
 	if (err) {
 		kfree(rx);
 		return ERR_PTR(err);
@@ -265,7 +263,8 @@ void lossless_pfc_rx_detach(struct Qdisc *sch)
 	q->pfc_rcv = NULL;
 	if (!list_empty(&rx->qdiscs))
 		return;
-	nf_unregister_net_hook(rx->net, &rx->hook);
+	/* a device leaves its netns only after its qdiscs are gone */
+	nf_unregister_net_hook(dev_net(rx->dev), &rx->hook);
 	list_del(&rx->node);
 	kfree_rcu(rx, rcu);
 }

@@ -130,6 +130,19 @@ static bool lossless_port_send(struct net_device *dev, const struct lossless_pfc
 	return skb && dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
 }
 
+/* A frame went out (port->lock held): count it for each priority it told. */
+static void lossless_port_count(struct lossless_port *port, u8 xoff, u8 xon)
+{
+	int p;
+
+	for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
+		if (xoff & BIT(p))
+			port->prio[p].xoff_sent++;
+		else if (xon & BIT(p))
+			port->prio[p].xon_sent++;
+	}
+}
+
 /* The refresh is due: do it from the tasklet, which sends every frame. */
 static enum hrtimer_restart lossless_port_timer(struct hrtimer *timer)
 {
@@ -185,12 +198,7 @@ static void lossless_port_tx(struct tasklet_struct *t)
 	spin_lock(&port->lock);
 	if (sent) {
 		port->retry_ns = 0;
-		for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++) {
-			if (xoff & BIT(p))
-				port->prio[p].xoff_sent++;
-			else if (xon & BIT(p))
-				port->prio[p].xon_sent++;
-		}
+		lossless_port_count(port, xoff, xon);
 	} else {
 		/* not sent: what changed is still to tell, try again soon */
 		port->told ^= changed;
@@ -419,12 +427,8 @@ void lossless_port_detach(struct Qdisc *sch)
 	/* the device's queues are being changed: straight to the driver */
 	skb = pfc.enable ? lossless_port_frame(dev, &pfc) : NULL;
 	if (skb && dev_direct_xmit(skb, 0) == NETDEV_TX_OK) {
-		int p;
-
 		spin_lock_bh(&port->lock);
-		for (p = 0; p < LOSSLESS_PFC_NUM_PRIO; p++)
-			if (pfc.enable & BIT(p))
-				port->prio[p].xon_sent++;
+		lossless_port_count(port, 0, pfc.enable);
 		spin_unlock_bh(&port->lock);
 		trace_lossless_xon_sent(dev, pfc.enable, 0);
 	}

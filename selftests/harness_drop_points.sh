@@ -43,10 +43,7 @@ while True:
         break
 print(n)' "$out" > "$out/received" &
 rcv=$!
-for i in $(seq 100); do
-	[ -e "$out/bound" ] && break
-	sleep 0.1
-done
+wait_for 100 test -e "$out/bound"
 python3 "$tool" --json "$h1" "$h2" > "$out/before"
 check_err $? "drop_points.py cannot read the namespaces"
 

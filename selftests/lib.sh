@@ -246,16 +246,13 @@ json() {
 # returns once the socket is bound. sink_wait waits for it to finish.
 # With SINK_CPU set, udpsink runs on that CPU only.
 sink_start() {
-	local ns=$1 out=$2 ready i
+	local ns=$1 out=$2 ready
 	shift 2
 	ready=$(mktemp -u "${TMPDIR:-/tmp}/sink-ready.XXXXXX")
 	ip netns exec "$ns" ${SINK_CPU:+taskset -c "$SINK_CPU"} "$TOOLS/udpsink" \
 		--ready "$ready" "$@" > "$out" &
 	SINK_PID=$!
-	for i in $(seq 100); do
-		[ -e "$ready" ] && break
-		sleep 0.1
-	done
+	wait_for 100 test -e "$ready"
 	rm -f "$ready"
 }
 
@@ -268,6 +265,11 @@ sink_wait() {
 # since iproute2 6.1 prints no JSON for classes); -1 when unreadable.
 xstat() {
 	class_sum "$1" "$3" "$4" "$2"
+}
+
+# xstat_ge NS DEV TC FIELD N: whether that counter is at least N
+xstat_ge() {
+	[ "$(xstat "$1" "$2" "$3" "$4")" -ge "$5" ]
 }
 
 # class_sum NS TC FIELD DEV...: FIELD of traffic class TC summed over the

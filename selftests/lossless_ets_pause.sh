@@ -37,10 +37,7 @@ ip netns exec "$h2" python3 "$TOOLS/pfc_send.py" v2 --prio 3:65535 --count 80 \
 	--interval 0.1 > /dev/null &
 pfc_pid=$!
 CLEANUP_HOOKS+=("kill $pfc_pid 2>/dev/null")
-for _ in $(seq 50); do
-	[ "$(xstat "$h1" v1 3 pfc_rx)" -ge 2 ] && break
-	sleep 0.1
-done
+wait_for 50 xstat_ge "$h1" v1 3 pfc_rx 2
 sleep 0.3
 a4=$(class_stat "$h1" v1 1:4 bytes)
 a1=$(class_stat "$h1" v1 1:1 bytes)

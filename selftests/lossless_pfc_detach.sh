@@ -29,10 +29,7 @@ check_err $? "cannot set the qdiscs up"
 ip netns exec "$s1" "$TOOLS/udpgen" --dst 192.0.2.100 --port 9000 --size 200 \
 	--duration 30 --tos 0x60 > /dev/null &
 CLEANUP_HOOKS+=("kill $! 2>/dev/null")
-for i in $(seq 100); do
-	[ "$(xstat "$s1" eth0 3 pfc_rx)" -ge 1 ] && break
-	sleep 0.1
-done
+wait_for 100 xstat_ge "$s1" eth0 3 pfc_rx 1
 sleep 0.5
 xoff=$(xstat "$sw" p1 3 pfc_tx_xoff)
 pausing=$(xstat "$sw" p1 3 pausing)

@@ -40,10 +40,7 @@ sleep 1
 # taken the first frames.
 $PFC --prio 3:65535 --count 80 --interval 0.1 &
 pfc_pid=$!
-for i in $(seq 50); do
-	[ "$(xstat "$h1" v1 3 pfc_rx)" -ge 2 ] && break
-	sleep 0.1
-done
+wait_for 50 xstat_ge "$h1" v1 3 pfc_rx 2
 sleep 0.2
 a4=$(class_stat "$h1" v1 1:4 bytes)
 a1=$(class_stat "$h1" v1 1:1 bytes)

@@ -47,10 +47,7 @@ ip netns exec "$s1" dumpcap -q -i eth0 -f "ether proto 0x8808" -w "$out/pfc.pcap
 	2> "$out/dumpcap.err" &
 cap=$!
 CLEANUP_HOOKS+=("kill $cap 2>/dev/null")
-for i in $(seq 100); do
-	grep -q "Capturing on" "$out/dumpcap.err" 2>/dev/null && break
-	sleep 0.1
-done
+wait_for 100 grep -q "Capturing on" "$out/dumpcap.err" 2>/dev/null
 sink_start "$rx" "$out/rx.json" --port 9000 --idle 4 --count $((2 * COUNT)) --rcvbuf 8388608
 send_prio3 $COUNT $SIZE "$s1" "$s2"
 sink_wait

@@ -10,6 +10,18 @@ scaled() {
 	echo $(($1 * ${SELFTEST_TIMEOUT_SCALE:-1}))
 }
 
+# wait_for TRIES CMD...: run CMD every 0.1 s until it succeeds, at most
+# TRIES times; its last status (the caller decides what a timeout means)
+wait_for() {
+	local tries=$1
+	shift
+	until "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # capture_stop PID SECONDS: SIGINT, on which a capture writes out what it
 # has and exits; still running SECONDS later (a debug kernel under
 # emulation has kept tshark busy for minutes), SIGKILL and say so. Returns
