@@ -9,8 +9,15 @@
 set -eu
 
 d=$1
-command -v gnuplot > /dev/null || exit 1
+if ! command -v gnuplot > /dev/null; then
+	echo "# no plot: gnuplot is not installed (make deps)"
+	exit 1
+fi
 cd "$d"
+if ! [ -s plot-off.dat ] || ! [ -s plot-on.dat ]; then
+	echo "# no plot: the run left no samples"
+	exit 1
+fi
 gnuplot <<'GP'
 set terminal pngcairo size 1400,800
 set output "dcqcn_fabric.png"
