@@ -56,7 +56,9 @@ struct dcqcn_cfg {
 /**
  * struct dcqcn_qp - one QP of this endpoint, as the wire shows it
  * @node: in dcqcn_dev.qps
- * @peer: the peer's IPv4 address
+ * @id_node: in dcqcn_dev.ids
+ * @id: its number on the device, for the qdisc's pacing (dcqcn_qp_flow())
+ * @peer: the peer's address, IPv6 or IPv4-mapped
  * @sport: UDP source port of the local QP (rxe: from its QP number)
  * @peer_qpn: the peer's QP number, the DestQP of the QP's packets out
  * @prio: priority of its packets out
@@ -70,7 +72,9 @@ struct dcqcn_cfg {
  */
 struct dcqcn_qp {
 	struct hlist_node node;
-	__be32 peer;
+	struct hlist_node id_node;
+	u32 id;
+	struct in6_addr peer;
 	u16 sport;
 	u32 peer_qpn;
 	u8 prio;
@@ -94,7 +98,9 @@ struct dcqcn_qp {
  * @lock: everything below
  * @cfg: the settings
  * @qps: the QPs, by (peer, sport)
+ * @ids: the QPs, by id
  * @nqps: how many
+ * @next_id: the id of the next QP
  * @ip_id: IPv4 id of the next CNP
  * @np_ecn_marked: np_ecn_marked_roce_packets: CE RoCEv2 packets in
  * @np_cnp_sent: np_cnp_sent
@@ -117,7 +123,9 @@ struct dcqcn_dev {
 	spinlock_t lock;		/* cfg, qps, nqps, ip_id, counters */
 	struct dcqcn_cfg cfg;
 	DECLARE_HASHTABLE(qps, 8);
+	DECLARE_HASHTABLE(ids, 8);
 	unsigned int nqps;
+	u32 next_id;
 	u16 ip_id;
 	u64 np_ecn_marked;
 	u64 np_cnp_sent;
@@ -134,17 +142,12 @@ struct dcqcn_dev {
 /* A QP as the qdisc's pacing knows it (a flow): nonzero */
 static inline u64 dcqcn_qp_flow(const struct dcqcn_qp *qp)
 {
-	return BIT_ULL(48) | (u64)be32_to_cpu(qp->peer) << 16 | qp->sport;
+	return BIT_ULL(32) | qp->id;
 }
 
-static inline __be32 dcqcn_flow_peer(u64 flow)
+static inline u32 dcqcn_flow_id(u64 flow)
 {
-	return cpu_to_be32((u32)(flow >> 16));
-}
-
-static inline u16 dcqcn_flow_sport(u64 flow)
-{
-	return (u16)flow;
+	return (u32)flow;
 }
 
 /* dcqcn_dev.c */
@@ -152,9 +155,12 @@ struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch);
 void dcqcn_dev_publish(struct dcqcn_dev *dd);
 void dcqcn_dev_destroy(struct dcqcn_dev *dd);
 struct dcqcn_dev *dcqcn_dev_find(const struct net *net, int ifindex);
-struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, __be32 peer, u16 sport);
-struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn);
-struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 now);
+struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, const struct in6_addr *peer, u16 sport);
+struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, const struct in6_addr *peer,
+				  u16 sport, u32 qpn);
+struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, const struct in6_addr *peer, u16 sport,
+			      u64 now);
+struct dcqcn_qp *dcqcn_qp_by_id(struct dcqcn_dev *dd, u32 id);
 bool dcqcn_qp_named(const struct dcqcn_qp *qp, u32 qpn);
 
 /* dcqcn_netlink.c */

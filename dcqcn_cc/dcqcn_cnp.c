@@ -18,9 +18,10 @@
  *
  * The ICRC (IBA 7.8.1) is the CRC-32 of the packet from the IP header to
  * the end of the payload, with the fields a router may change masked to
- * ones: for RoCEv2 over IPv4 the IP header's TOS (so DSCP and ECN may
- * change on the way: a switch's CE mark keeps the ICRC valid), TTL and
- * header checksum, the UDP checksum and the BTH's resv8a byte. It is
+ * ones: over IPv4 the IP header's TOS (so DSCP and ECN may change on the
+ * way: a switch's CE mark keeps the ICRC valid), TTL and header checksum;
+ * over IPv6 the traffic class, flow label and hop limit; and in both the
+ * UDP checksum and the BTH's resv8a byte. It is
  * computed as if 8 bytes of ones (the masked Local Route Header of
  * InfiniBand) came first and is sent inverted. rdma_rxe stores the value
  * in the CPU's byte order; this file writes it least significant byte
@@ -34,6 +35,8 @@
 #include <linux/string.h>
 #include <asm/byteorder.h>
 #include <net/checksum.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
 
 #include "dcqcn_cnp.h"
 #include "../sch_lossless/lossless_compat.h"
@@ -44,6 +47,8 @@
 #define IPV4_TOS		1
 #define IPV4_TTL		8
 #define IPV4_CHECK		10
+#define IPV6_OFF_NEXTHDR		6
+#define IPV6_OFF_HOPLIMIT		7
 #define UDP_CHECK		6
 #define BTH_RESV8A		4
 
@@ -82,70 +87,137 @@ int dcqcn_bth_read(const u8 *bth, size_t len, struct dcqcn_bth *info)
 	return 0;
 }
 
-/* The IPv4 header length of a RoCEv2 packet that can carry an ICRC, or 0. */
-static unsigned int dcqcn_ipv4_hlen(const u8 *pkt, size_t len)
+/*
+ * The IP header length of a RoCEv2 packet that can carry an ICRC, or 0:
+ * IPv4 (any options), or IPv6 with UDP as its next header (RoCEv2 sends
+ * no extension headers).
+ */
+static unsigned int dcqcn_ip_hlen(const u8 *pkt, size_t len)
 {
-	unsigned int ihl;
+	unsigned int hlen;
 
-	if (len < 20 || (pkt[0] >> 4) != 4)
+	if (len < 20)
 		return 0;
-	ihl = (pkt[0] & 0xf) * 4;
-	if (ihl < 20 || len < ihl + 8 + IB_BTH_BYTES + IB_ICRC_BYTES)
+	switch (pkt[0] >> 4) {
+	case 4:
+		hlen = (pkt[0] & 0xf) * 4;
+		if (hlen < 20)
+			return 0;
+		break;
+	case 6:
+		if (len < 40 || pkt[IPV6_OFF_NEXTHDR] != IPPROTO_UDP)
+			return 0;
+		hlen = 40;
+		break;
+	default:
 		return 0;
-	return ihl;
+	}
+	return len < hlen + 8 + IB_BTH_BYTES + IB_ICRC_BYTES ? 0 : hlen;
 }
 
 /**
- * dcqcn_icrc_ipv4() - the ICRC a RoCEv2 packet over IPv4 must carry
- * @pkt: the IP packet, from its header to the end of the ICRC field
+ * dcqcn_icrc() - the ICRC a RoCEv2 packet must carry
+ * @pkt: the IP packet (IPv4 or IPv6), from its header to the end of the
+ *	 ICRC field
  * @len: its length
  *
- * Return: the ICRC, or 0 when @pkt is not an IPv4 packet long enough to
+ * Return: the ICRC, or 0 when @pkt is not an IP packet long enough to
  * carry UDP, a BTH and an ICRC (a valid ICRC can be 0 too: check the
  * length first).
  */
-u32 dcqcn_icrc_ipv4(const u8 *pkt, size_t len)
+u32 dcqcn_icrc(const u8 *pkt, size_t len)
 {
 	u8 masked[60 + 8 + IB_BTH_BYTES];
-	unsigned int ihl = dcqcn_ipv4_hlen(pkt, len), hdrs;
+	unsigned int hlen = dcqcn_ip_hlen(pkt, len), hdrs;
 	u32 crc;
 
-	if (!ihl)
+	if (!hlen)
 		return 0;
-	hdrs = ihl + 8 + IB_BTH_BYTES;
+	hdrs = hlen + 8 + IB_BTH_BYTES;
 	memcpy(masked, pkt, hdrs);
-	masked[IPV4_TOS] = 0xff;
-	masked[IPV4_TTL] = 0xff;
-	masked[IPV4_CHECK] = 0xff;
-	masked[IPV4_CHECK + 1] = 0xff;
-	masked[ihl + UDP_CHECK] = 0xff;
-	masked[ihl + UDP_CHECK + 1] = 0xff;
-	masked[ihl + 8 + BTH_RESV8A] = 0xff;
+	if ((pkt[0] >> 4) == 6) {
+		/* traffic class and flow label: all but the version */
+		masked[0] |= 0x0f;
+		memset(masked + 1, 0xff, 3);
+		masked[IPV6_OFF_HOPLIMIT] = 0xff;
+	} else {
+		masked[IPV4_TOS] = 0xff;
+		masked[IPV4_TTL] = 0xff;
+		masked[IPV4_CHECK] = 0xff;
+		masked[IPV4_CHECK + 1] = 0xff;
+	}
+	masked[hlen + UDP_CHECK] = 0xff;
+	masked[hlen + UDP_CHECK + 1] = 0xff;
+	masked[hlen + 8 + BTH_RESV8A] = 0xff;
 	crc = crc32_le(ROCE_ICRC_SEED, masked, hdrs);
 	crc = crc32_le(crc, pkt + hdrs, len - hdrs - IB_ICRC_BYTES);
 	return ~crc;
 }
 
-/* Whether the ICRC at the end of @pkt (IPv4, @len bytes) is right. */
-bool dcqcn_icrc_ipv4_ok(const u8 *pkt, size_t len)
+/* Whether the ICRC at the end of @pkt (IPv4 or IPv6, @len bytes) is right. */
+bool dcqcn_icrc_ok(const u8 *pkt, size_t len)
 {
-	if (!dcqcn_ipv4_hlen(pkt, len))
+	if (!dcqcn_ip_hlen(pkt, len))
 		return false;
-	return get_unaligned_le32(pkt + len - IB_ICRC_BYTES) == dcqcn_icrc_ipv4(pkt, len);
+	return get_unaligned_le32(pkt + len - IB_ICRC_BYTES) == dcqcn_icrc(pkt, len);
+}
+
+/*
+ * The checksum of a CNP's UDP datagram @udp: with its check field 0, the
+ * value to put there; with it set, 0 when it is right.
+ */
+static __sum16 dcqcn_cnp_udp_csum(const struct dcqcn_cnp_info *info, const u8 *udp)
+{
+	__wsum sum = csum_partial(udp, 8 + ROCE_CNP_UDP_PAYLOAD, 0);
+
+	if (info->ipv6)
+		return csum_ipv6_magic(&info->saddr, &info->daddr, 8 + ROCE_CNP_UDP_PAYLOAD,
+				       IPPROTO_UDP, sum);
+	return csum_tcpudp_magic(info->saddr.s6_addr32[3], info->daddr.s6_addr32[3],
+				 8 + ROCE_CNP_UDP_PAYLOAD, IPPROTO_UDP, sum);
+}
+
+/* A CNP's IPv4 header, no options, DF set, Not-ECT. */
+static void dcqcn_cnp_write_ip4(u8 *buf, const struct dcqcn_cnp_info *info)
+{
+	buf[0] = 0x45;
+	buf[IPV4_TOS] = (info->dscp & 0x3f) << 2;
+	put_unaligned_be16(ROCE_CNP_IPV4_BYTES, buf + 2);
+	put_unaligned_be16(info->id, buf + 4);
+	put_unaligned_be16(0x4000, buf + 6);		/* DF */
+	buf[IPV4_TTL] = info->ttl;
+	buf[9] = IPPROTO_UDP;
+	memcpy(buf + 12, &info->saddr.s6_addr32[3], 4);
+	memcpy(buf + 16, &info->daddr.s6_addr32[3], 4);
+	put_unaligned((__force u16)ip_fast_csum(buf, 5), (u16 *)(buf + IPV4_CHECK));
+}
+
+/* A CNP's IPv6 header, flow label 0, Not-ECT. */
+static void dcqcn_cnp_write_ip6(u8 *buf, const struct dcqcn_cnp_info *info)
+{
+	/* version 6, traffic class DSCP << 2, flow label 0 */
+	put_unaligned_be32(6U << 28 | (u32)(info->dscp & 0x3f) << 22, buf);
+	put_unaligned_be16(8 + ROCE_CNP_UDP_PAYLOAD, buf + 4);
+	buf[IPV6_OFF_NEXTHDR] = IPPROTO_UDP;
+	buf[IPV6_OFF_HOPLIMIT] = info->ttl;
+	memcpy(buf + 8, &info->saddr, 16);
+	memcpy(buf + 24, &info->daddr, 16);
 }
 
 /**
- * dcqcn_cnp_write_ipv4() - a CNP, from its IPv4 header to its ICRC
+ * dcqcn_cnp_write() - a CNP, from its IP header to its ICRC
  * @buf: where to write it
- * @len: room in @buf, at least ROCE_CNP_IPV4_BYTES
- * @info: addresses, port, DSCP, P_Key and the QP to notify
+ * @len: room in @buf, at least dcqcn_cnp_bytes(@info->ipv6)
+ * @info: family, addresses, port, DSCP, P_Key and the QP to notify
  *
- * The IP header has no options, DF set, ECN Not-ECT; the UDP checksum is
- * 0 (none, as IPv4 allows); the BTH has BECN set, PSN 0.
+ * IPv4: no options, DF set, ECN Not-ECT, the UDP checksum 0 (none, as
+ * IPv4 allows). IPv6: no extension headers, flow label 0, Not-ECT, the UDP
+ * checksum set (IPv6 requires one). The BTH has BECN set, PSN 0.
  *
- * Return: the length written (ROCE_CNP_IPV4_BYTES), or -ENOSPC.
+ * Return: the length written (ROCE_CNP_IPV4_BYTES or ROCE_CNP_IPV6_BYTES),
+ * or -ENOSPC.
  */
-int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info)
+int dcqcn_cnp_write(u8 *buf, size_t len, const struct dcqcn_cnp_info *info)
 {
 	const struct dcqcn_bth bth = {
 		.opcode = ROCE_CNP_OPCODE,
@@ -153,21 +225,17 @@ int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info)
 		.becn = true,
 		.qpn = info->dest_qp,
 	};
-	u8 *udp = buf + 20;
+	unsigned int bytes = dcqcn_cnp_bytes(info->ipv6), hlen = bytes - 8 - ROCE_CNP_UDP_PAYLOAD;
+	u8 *udp = buf + hlen;
+	__sum16 check;
 
-	if (len < ROCE_CNP_IPV4_BYTES)
+	if (len < bytes)
 		return -ENOSPC;
-	memset(buf, 0, ROCE_CNP_IPV4_BYTES);
-	buf[0] = 0x45;
-	buf[IPV4_TOS] = (info->dscp & 0x3f) << 2;
-	put_unaligned_be16(ROCE_CNP_IPV4_BYTES, buf + 2);
-	put_unaligned_be16(info->id, buf + 4);
-	put_unaligned_be16(0x4000, buf + 6);		/* DF */
-	buf[IPV4_TTL] = info->ttl;
-	buf[9] = 17;					/* UDP */
-	memcpy(buf + 12, &info->saddr, 4);
-	memcpy(buf + 16, &info->daddr, 4);
-	put_unaligned((__force u16)ip_fast_csum(buf, 5), (u16 *)(buf + IPV4_CHECK));
+	memset(buf, 0, bytes);
+	if (info->ipv6)
+		dcqcn_cnp_write_ip6(buf, info);
+	else
+		dcqcn_cnp_write_ip4(buf, info);
 
 	put_unaligned_be16(info->sport, udp);
 	put_unaligned_be16(ROCE_V2_UDP_DPORT, udp + 2);
@@ -175,47 +243,84 @@ int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info)
 
 	dcqcn_bth_write(udp + 8, &bth);
 	/* the 16 reserved bytes stay zero */
-	put_unaligned_le32(dcqcn_icrc_ipv4(buf, ROCE_CNP_IPV4_BYTES),
-			   buf + ROCE_CNP_IPV4_BYTES - IB_ICRC_BYTES);
-	return ROCE_CNP_IPV4_BYTES;
+	put_unaligned_le32(dcqcn_icrc(buf, bytes), buf + bytes - IB_ICRC_BYTES);
+	/* last: the UDP checksum covers the ICRC (the ICRC masks the checksum) */
+	if (info->ipv6) {
+		check = dcqcn_cnp_udp_csum(info, udp) ?: CSUM_MANGLED_0;
+		put_unaligned((__force u16)check, (u16 *)(udp + UDP_CHECK));
+	}
+	return bytes;
+}
+
+/*
+ * The headers of a CNP in @pkt, @len bytes from its IP header: whether it
+ * is one, in *@info its family and addresses.
+ */
+static bool dcqcn_cnp_headers(const u8 *pkt, size_t len, struct dcqcn_cnp_info *info)
+{
+	const u8 *udp;
+
+	if (len < ROCE_CNP_IPV4_BYTES)
+		return false;
+	switch (pkt[0] >> 4) {
+	case 4:
+		if (pkt[0] != 0x45 ||
+		    get_unaligned_be16(pkt + 2) != ROCE_CNP_IPV4_BYTES ||
+		    (get_unaligned_be16(pkt + 6) & 0x3fff) || pkt[9] != IPPROTO_UDP)
+			return false;
+		info->ipv6 = false;
+		ipv6_addr_set_v4mapped(get_unaligned((__be32 *)(pkt + 12)), &info->saddr);
+		ipv6_addr_set_v4mapped(get_unaligned((__be32 *)(pkt + 16)), &info->daddr);
+		udp = pkt + 20;
+		break;
+	case 6:
+		if (len < ROCE_CNP_IPV6_BYTES ||
+		    get_unaligned_be16(pkt + 4) != 8 + ROCE_CNP_UDP_PAYLOAD ||
+		    pkt[IPV6_OFF_NEXTHDR] != IPPROTO_UDP)
+			return false;
+		info->ipv6 = true;
+		memcpy(&info->saddr, pkt + 8, 16);
+		memcpy(&info->daddr, pkt + 24, 16);
+		udp = pkt + 40;
+		break;
+	default:
+		return false;
+	}
+	return get_unaligned_be16(udp + 2) == ROCE_V2_UDP_DPORT &&
+	       get_unaligned_be16(udp + 4) == 8 + ROCE_CNP_UDP_PAYLOAD;
 }
 
 /**
- * dcqcn_cnp_check_ipv4() - whether a packet is a CNP to be taken
- * @pkt: the IPv4 packet, from its header
- * @len: the bytes at @pkt (at least the packet's total length)
+ * dcqcn_cnp_check() - whether a packet is a CNP to be taken
+ * @pkt: the IPv4 or IPv6 packet, from its header
+ * @len: the bytes at @pkt (at least the packet's length)
  * @bth: its BTH, when it is one
  *
  * A CNP is taken only whole and intact: an IPv4 header without options
- * and not a fragment, UDP to 4791 of exactly a CNP's length, a BTH with
- * the CNP opcode and BECN set, a UDP checksum that is 0 or right, and the
- * right ICRC.
+ * and not a fragment, or an IPv6 header with UDP next; UDP to 4791 of
+ * exactly a CNP's length; a BTH with the CNP opcode and BECN set; a UDP
+ * checksum that is 0 (none: what IPv4 allows and rxe sends on IPv6 too)
+ * or right; and the right ICRC.
  *
  * Return: DCQCN_CNP_OK, or why not.
  */
-enum dcqcn_cnp_fault dcqcn_cnp_check_ipv4(const u8 *pkt, size_t len, struct dcqcn_bth *bth)
+enum dcqcn_cnp_fault dcqcn_cnp_check(const u8 *pkt, size_t len, struct dcqcn_bth *bth)
 {
-	const u8 *udp = pkt + 20;
-	__be32 saddr, daddr;
-	__wsum sum;
+	struct dcqcn_cnp_info info;
+	unsigned int bytes;
+	const u8 *udp;
 
-	if (len < ROCE_CNP_IPV4_BYTES || pkt[0] != 0x45 ||
-	    get_unaligned_be16(pkt + 2) != ROCE_CNP_IPV4_BYTES ||
-	    (get_unaligned_be16(pkt + 6) & 0x3fff) || pkt[9] != 17 ||
-	    get_unaligned_be16(udp + 2) != ROCE_V2_UDP_DPORT ||
-	    get_unaligned_be16(udp + 4) != 8 + ROCE_CNP_UDP_PAYLOAD ||
-	    dcqcn_bth_read(udp + 8, IB_BTH_BYTES, bth) || bth->opcode != ROCE_CNP_OPCODE)
+	if (!dcqcn_cnp_headers(pkt, len, &info))
+		return DCQCN_CNP_MALFORMED;
+	bytes = dcqcn_cnp_bytes(info.ipv6);
+	udp = pkt + bytes - 8 - ROCE_CNP_UDP_PAYLOAD;
+	if (dcqcn_bth_read(udp + 8, IB_BTH_BYTES, bth) || bth->opcode != ROCE_CNP_OPCODE)
 		return DCQCN_CNP_MALFORMED;
 	if (!bth->becn)
 		return DCQCN_CNP_NO_BECN;
-	if (get_unaligned((const u16 *)(udp + UDP_CHECK))) {
-		memcpy(&saddr, pkt + 12, 4);
-		memcpy(&daddr, pkt + 16, 4);
-		sum = csum_partial(udp, 8 + ROCE_CNP_UDP_PAYLOAD, 0);
-		if (csum_tcpudp_magic(saddr, daddr, 8 + ROCE_CNP_UDP_PAYLOAD, IPPROTO_UDP, sum))
-			return DCQCN_CNP_BAD_CSUM;
-	}
-	if (!dcqcn_icrc_ipv4_ok(pkt, ROCE_CNP_IPV4_BYTES))
+	if (get_unaligned((const u16 *)(udp + UDP_CHECK)) && dcqcn_cnp_udp_csum(&info, udp))
+		return DCQCN_CNP_BAD_CSUM;
+	if (!dcqcn_icrc_ok(pkt, bytes))
 		return DCQCN_CNP_BAD_ICRC;
 	return DCQCN_CNP_OK;
 }

@@ -8,6 +8,7 @@
 #ifndef _DCQCN_CNP_H
 #define _DCQCN_CNP_H
 
+#include <linux/in6.h>
 #include <linux/types.h>
 
 #define ROCE_V2_UDP_DPORT	4791
@@ -18,8 +19,9 @@
 #define ROCE_CNP_RESERVED	16
 /* BTH, 16 reserved bytes, ICRC */
 #define ROCE_CNP_UDP_PAYLOAD	(IB_BTH_BYTES + ROCE_CNP_RESERVED + IB_ICRC_BYTES)
-/* the whole IPv4 packet of a CNP */
+/* the whole packet of a CNP: IPv4 (no options), IPv6 (no extension headers) */
 #define ROCE_CNP_IPV4_BYTES	(20 + 8 + ROCE_CNP_UDP_PAYLOAD)
+#define ROCE_CNP_IPV6_BYTES	(40 + 8 + ROCE_CNP_UDP_PAYLOAD)
 
 #define IB_BTH_QPN_MASK		0x00ffffffU
 #define IB_BTH_FECN		0x80000000U
@@ -58,18 +60,20 @@ struct dcqcn_bth {
 
 /**
  * struct dcqcn_cnp_info - what a CNP carries
- * @saddr: IPv4 source, network order (the NP's address)
- * @daddr: IPv4 destination, network order (the sender of the CE packet)
+ * @ipv6: over IPv6 (else IPv4)
+ * @saddr: source (the NP's address); an IPv4 one IPv4-mapped
+ * @daddr: destination (the sender of the CE packet), the same
  * @sport: UDP source port, host order
  * @dscp: cnp_dscp
- * @ttl: hop limit
- * @id: the IPv4 identification, host order
+ * @ttl: TTL or hop limit
+ * @id: the IPv4 identification, host order (IPv4 only)
  * @pkey: the P_Key
  * @dest_qp: the sender's QP number
  */
 struct dcqcn_cnp_info {
-	__be32 saddr;
-	__be32 daddr;
+	bool ipv6;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
 	u16 sport;
 	u8 dscp;
 	u8 ttl;
@@ -82,7 +86,8 @@ struct dcqcn_cnp_info {
  * enum dcqcn_cnp_fault - why a packet with the CNP opcode is not taken
  * @DCQCN_CNP_OK: a well-formed CNP
  * @DCQCN_CNP_MALFORMED: not the length of a CNP (IP, UDP, BTH, 16 bytes,
- *	ICRC), IP options, a fragment, or not UDP to 4791
+ *	ICRC), IPv4 options or IPv6 extension headers, a fragment, or not UDP
+ *	to 4791
  * @DCQCN_CNP_NO_BECN: BECN is not set
  * @DCQCN_CNP_BAD_CSUM: a UDP checksum that is not 0 (none) and wrong
  * @DCQCN_CNP_BAD_ICRC: the ICRC does not match
@@ -99,9 +104,15 @@ enum dcqcn_cnp_fault {
 
 void dcqcn_bth_write(u8 *bth, const struct dcqcn_bth *info);
 int dcqcn_bth_read(const u8 *bth, size_t len, struct dcqcn_bth *info);
-u32 dcqcn_icrc_ipv4(const u8 *pkt, size_t len);
-bool dcqcn_icrc_ipv4_ok(const u8 *pkt, size_t len);
-int dcqcn_cnp_write_ipv4(u8 *buf, size_t len, const struct dcqcn_cnp_info *info);
-enum dcqcn_cnp_fault dcqcn_cnp_check_ipv4(const u8 *pkt, size_t len, struct dcqcn_bth *bth);
+u32 dcqcn_icrc(const u8 *pkt, size_t len);
+bool dcqcn_icrc_ok(const u8 *pkt, size_t len);
+int dcqcn_cnp_write(u8 *buf, size_t len, const struct dcqcn_cnp_info *info);
+enum dcqcn_cnp_fault dcqcn_cnp_check(const u8 *pkt, size_t len, struct dcqcn_bth *bth);
+
+/* The length of a CNP over IPv6 (@ipv6) or IPv4. */
+static inline unsigned int dcqcn_cnp_bytes(bool ipv6)
+{
+	return ipv6 ? ROCE_CNP_IPV6_BYTES : ROCE_CNP_IPV4_BYTES;
+}
 
 #endif /* _DCQCN_CNP_H */

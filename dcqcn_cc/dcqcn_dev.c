@@ -6,7 +6,8 @@
  * options and goes with the qdisc. It is found by ifindex in a table of
  * its network namespace's (pernet: a namespace sees only its own) from
  * the receive hook. Its QPs are learnt from the packets it sends: a
- * QP is the pair (peer address, UDP source port), since rxe keeps a QP's
+ * QP is the pair (peer address, IPv4 or IPv6, UDP source port), since rxe
+ * keeps a QP's
  * source port fixed once the QP is connected, and its packets name the
  * peer's QP (DestQP). A packet that comes in for a QP (a CE-marked one,
  * a CNP) is matched by its own UDP source port: rxe derives the port of
@@ -29,6 +30,7 @@
 #include <linux/jiffies.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
 
@@ -53,18 +55,29 @@ static u16 dcqcn_rxe_sport(u32 qpn)
 	       (hash_32(qpn, DCQCN_RXE_SPORT_BITS) & (BIT(DCQCN_RXE_SPORT_BITS) - 1));
 }
 
-static u32 dcqcn_qp_key(__be32 peer, u16 sport)
+static u32 dcqcn_qp_key(const struct in6_addr *peer, u16 sport)
 {
-	return (__force u32)peer ^ ((u32)sport << 16);
+	return ipv6_addr_hash(peer) ^ ((u32)sport << 16);
 }
 
 /* Under dd->lock. */
-struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, __be32 peer, u16 sport)
+struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, const struct in6_addr *peer, u16 sport)
 {
 	struct dcqcn_qp *qp;
 
 	hash_for_each_possible(dd->qps, qp, node, dcqcn_qp_key(peer, sport))
-		if (qp->peer == peer && qp->sport == sport)
+		if (ipv6_addr_equal(&qp->peer, peer) && qp->sport == sport)
+			return qp;
+	return NULL;
+}
+
+/* Under dd->lock: the QP numbered @id (dcqcn_qp_flow()), or NULL. */
+struct dcqcn_qp *dcqcn_qp_by_id(struct dcqcn_dev *dd, u32 id)
+{
+	struct dcqcn_qp *qp;
+
+	hash_for_each_possible(dd->ids, qp, id_node, id)
+		if (qp->id == id)
 			return qp;
 	return NULL;
 }
@@ -73,13 +86,20 @@ struct dcqcn_qp *dcqcn_qp_find(struct dcqcn_dev *dd, __be32 peer, u16 sport)
  * Under dd->lock: the QP a packet from @peer with UDP source port @sport
  * for local QP @qpn belongs to (see above), or NULL.
  */
-struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, __be32 peer, u16 sport, u32 qpn)
+struct dcqcn_qp *dcqcn_qp_find_in(struct dcqcn_dev *dd, const struct in6_addr *peer,
+				  u16 sport, u32 qpn)
 {
 	return dcqcn_qp_find(dd, peer, sport) ?: dcqcn_qp_find(dd, peer, dcqcn_rxe_sport(qpn));
 }
 
-/* Under dd->lock: the QP, made on first use; NULL when there are too many. */
-struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 now)
+/*
+ * Under dd->lock: the QP, made on first use; NULL when there are too many.
+ * A new QP's id is one no QP of the device has (at most DCQCN_MAX_QPS of
+ * 2^32 are taken): a QP forgotten while packets of its flow still wait in
+ * the qdisc is not confused with a new one.
+ */
+struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, const struct in6_addr *peer, u16 sport,
+			      u64 now)
 {
 	struct dcqcn_qp *qp = dcqcn_qp_find(dd, peer, sport);
 
@@ -90,11 +110,15 @@ struct dcqcn_qp *dcqcn_qp_get(struct dcqcn_dev *dd, __be32 peer, u16 sport, u64 
 	qp = kzalloc(sizeof(*qp), GFP_ATOMIC | __GFP_NOWARN);
 	if (!qp)
 		goto refused;
-	qp->peer = peer;
+	qp->peer = *peer;
 	qp->sport = sport;
 	qp->next_tx = now;
+	do
+		qp->id = ++dd->next_id;
+	while (!qp->id || dcqcn_qp_by_id(dd, qp->id));
 	dcqcn_rp_init(&qp->rp, &dd->cfg.rp_params, now);
 	hash_add(dd->qps, &qp->node, dcqcn_qp_key(peer, sport));
+	hash_add(dd->ids, &qp->id_node, qp->id);
 	dd->nqps++;
 	return qp;
 
@@ -118,6 +142,7 @@ bool dcqcn_qp_named(const struct dcqcn_qp *qp, u32 qpn)
 static void dcqcn_qp_del(struct dcqcn_dev *dd, struct dcqcn_qp *qp)
 {
 	hash_del(&qp->node);
+	hash_del(&qp->id_node);
 	dd->nqps--;
 	kfree(qp);
 }
@@ -163,6 +188,7 @@ struct dcqcn_dev *dcqcn_dev_create(struct Qdisc *sch)
 	dd->ifindex = dev->ifindex;
 	spin_lock_init(&dd->lock);
 	hash_init(dd->qps);
+	hash_init(dd->ids);
 	timer_setup(&dd->gc, dcqcn_gc, 0);
 	return dd;
 }

@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/stddef.h>
+#include <net/ipv6.h>
 #include <net/netlink.h>
 #include <uapi/linux/lossless_dcqcn.h>
 #include <uapi/linux/sch_lossless.h>
@@ -297,10 +298,15 @@ static int dcqcn_put_qp(struct sk_buff *skb, const struct dcqcn_qp *qp,
 			const struct dcqcn_rp_params *p, u64 now)
 {
 	struct nlattr *nest = nla_nest_start_noflag(skb, TCA_LOSSLESS_DCQCN_STATS_QP);
+	int err;
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_in_addr(skb, TCA_LOSSLESS_DCQCN_QP_PEER, qp->peer) ||
+	if (ipv6_addr_v4mapped(&qp->peer))
+		err = nla_put_in_addr(skb, TCA_LOSSLESS_DCQCN_QP_PEER, qp->peer.s6_addr32[3]);
+	else
+		err = nla_put_in6_addr(skb, TCA_LOSSLESS_DCQCN_QP_PEER6, &qp->peer);
+	if (err ||
 	    nla_put_u16(skb, TCA_LOSSLESS_DCQCN_QP_SPORT, qp->sport) ||
 	    nla_put_u32(skb, TCA_LOSSLESS_DCQCN_QP_PEER_QPN, qp->peer_qpn) ||
 	    nla_put_u8(skb, TCA_LOSSLESS_DCQCN_QP_PRIO, qp->prio) ||

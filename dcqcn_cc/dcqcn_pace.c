@@ -70,7 +70,7 @@ u64 dcqcn_sent(void *cc, u64 flow, unsigned int len, bool waited, u64 now)
 	u64 next = now;
 
 	spin_lock(&dd->lock);
-	qp = dcqcn_qp_find(dd, dcqcn_flow_peer(flow), dcqcn_flow_sport(flow));
+	qp = dcqcn_qp_by_id(dd, dcqcn_flow_id(flow));
 	/* a QP of a priority without reaction point is not paced */
 	if (qp && (dd->cfg.rp & BIT(qp->prio))) {
 		dcqcn_pace_sent(dd, qp, len, now);

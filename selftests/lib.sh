@@ -15,7 +15,7 @@ EXIT_STATUS=0
 RET=0
 RET_MSG=""
 TEST_NUM=0
-LOSSLESS_TOP=${LOSSLESS_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+export LOSSLESS_TOP=${LOSSLESS_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 export TC_LIB_DIR=${TC_LIB_DIR:-$LOSSLESS_TOP/tc}
 # A missing tc helper must fail loudly, not turn into "Unknown qdisc".
 export LD_BIND_NOW=1

@@ -364,18 +364,20 @@ static const char * const dcqcn_stage_names[] = {
 static void dcqcn_print_qp(struct rtattr *nest)
 {
 	struct rtattr *tb[TCA_LOSSLESS_DCQCN_QP_MAX + 1];
-	char addr[INET_ADDRSTRLEN];
-	__u32 peer;
+	char addr[INET6_ADDRSTRLEN];
 	__u8 stage;
 
 	parse_rtattr_nested(tb, TCA_LOSSLESS_DCQCN_QP_MAX, nest);
 	print_nl();
 	open_json_object(NULL);
-	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_PEER], 4)) {
-		memcpy(&peer, RTA_DATA(tb[TCA_LOSSLESS_DCQCN_QP_PEER]), 4);
-		inet_ntop(AF_INET, &peer, addr, sizeof(addr));
+	/* the peer: IPv4 or IPv6 */
+	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_PEER], 4) &&
+	    inet_ntop(AF_INET, RTA_DATA(tb[TCA_LOSSLESS_DCQCN_QP_PEER]), addr, sizeof(addr)))
 		print_string(PRINT_ANY, "peer", "  qp peer %s", addr);
-	}
+	else if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_PEER6], 16) &&
+		 inet_ntop(AF_INET6, RTA_DATA(tb[TCA_LOSSLESS_DCQCN_QP_PEER6]), addr,
+			   sizeof(addr)))
+		print_string(PRINT_ANY, "peer", "  qp peer %s", addr);
 	if (dcqcn_has(tb[TCA_LOSSLESS_DCQCN_QP_SPORT], 2))
 		print_uint(PRINT_ANY, "sport", " sport %u",
 			   dcqcn_get(tb[TCA_LOSSLESS_DCQCN_QP_SPORT], 2));

@@ -6,7 +6,8 @@
 #
 #   dcqcn_cnp.sh [server|client]      default: $VM_NAME
 #
-# Both ends: rxe0 on the link (server 192.0.2.1, client 192.0.2.2), a
+# Both ends: rxe0 on the link (server 192.0.2.1, client 192.0.2.2; with
+# DCQCN_FAMILY=6 RoCE runs over IPv6 instead, 2001:db8::1 and ::2), a
 # lossless root qdisc with trust dscp, pfc 3 and "dcqcn np 3 rp 3", and
 # ib_write_bw with --tclass=96 (DSCP 24: priority 3). The client's
 # port is shaped to 20 Mbit/s and marks ECN on class 1:4 above 8 KB: the
@@ -15,8 +16,9 @@
 # timer lets packets out together (the first CNP of a run came after a
 # random delay, up to seconds): a 5 Mbit/s UDP flow of the client's in the
 # same class (udpgen, not ECN-capable) keeps a queue standing while the QP
-# sends at more than 15 Mbit/s, so that the marks come at once. Run 1: the client captures the CNPs that come in
-# (tshark). Run 2: the client's QP is pinned at 4 Mbit/s from its first
+# sends at more than 15 Mbit/s, so that the marks come at once. Run 1: the
+# client captures the CNPs that come in and the first 20 RoCE packets
+# rxe sends (tshark), whose ICRCs check the host's ICRC check. Run 2: the client's QP is pinned at 4 Mbit/s from its first
 # CNP on (rate-to-set-on-first-cnp and rpg-min-rate 4mbit, no increase):
 # pacing must hold it there. Each end prints its bandwidth, QP number and
 # dcqcn counters after each run, in lines "dcqcn_cnp.sh: ROLE: KEY VALUE"
@@ -28,6 +30,7 @@ set -u
 role=${1:-${VM_NAME:-}}
 dev=to-${VM_PEERS%% *}
 server=192.0.2.1
+server6=2001:db8::1
 # -u 18: a QP timeout of 4 us * 2^18 (1 s): a paced QP's packets wait
 # longer than perftest's default 67 ms, and rxe must not resend them
 perftest=(ib_write_bw -d rxe0 -s 65536 -D "$(scaled 8)" -u 18 --tclass=96)
@@ -44,12 +47,14 @@ say() {
 }
 
 case $role in
-server) addr=$server ;;
-client) addr=192.0.2.2 ;;
+server) addr=$server addr6=$server6 ;;
+client) addr=192.0.2.2 addr6=2001:db8::2 ;;
 *) fail "role '$role' is neither server nor client" ;;
 esac
 
 ip addr add "$addr/24" dev "$dev" || fail "cannot address $dev"
+roce=$(roce_addr "$dev" "$addr" "$addr6") || fail "cannot address $dev with $addr6"
+say "family ${DCQCN_FAMILY:-4}, RoCE address $roce"
 opts=(trust dscp pfc 3 dcqcn np 3 rp 3)
 [ "$role" = client ] && opts+=(rate 20mbit)
 tc qdisc add dev "$dev" root handle 1: lossless "${opts[@]}" || fail "tc qdisc add lossless ${opts[*]}"
@@ -58,7 +63,7 @@ if [ "$role" = client ]; then
 		fail "tc class change 1:4 ecn"
 fi
 rxe_up "$dev" || fail "no rxe0 on $dev (crc32_generic, rdma_rxe, rdma link add)"
-gid=$(gid_index "$addr") || fail "rxe0 has no RoCE v2 GID for $addr"
+gid=$(gid_index "$roce") || fail "rxe0 has no RoCE v2 GID for $roce"
 perftest+=(-x "$gid")
 
 # run N: ib_write_bw, client or server; its bandwidth (MB/s) in "bwN"
@@ -126,12 +131,22 @@ else
 fi
 if [ "$role" = client ]; then
 	cap=$VM_OUT/cnp.pcap
-	# UDP 4791 from the server whose BTH opcode is 0x81
-	tshark -q -i "$dev" -F pcap -w "$cap" \
-		-f "src host $server and udp dst port 4791 and udp[8] = 0x81" 2> "$VM_OUT/tshark.err" &
+	# UDP 4791 from the server whose BTH opcode (after 8 bytes of UDP) is
+	# 0x81; and the first 20 RoCE packets to the server, rxe's
+	if [ "${DCQCN_FAMILY:-4}" = 6 ]; then
+		cnp="ip6 src host $server6 and udp dst port 4791 and ip6[48] = 0x81"
+		data="ip6 dst host $server6 and udp dst port 4791"
+	else
+		cnp="src host $server and udp dst port 4791 and udp[8] = 0x81"
+		data="dst host $server and udp dst port 4791"
+	fi
+	tshark -q -i "$dev" -F pcap -w "$cap" -f "$cnp" 2> "$VM_OUT/tshark.err" &
 	tpid=$!
+	tshark -q -i "$dev" -F pcap -w "$VM_OUT/rxe.pcap" -c 20 -f "$data" 2> "$VM_OUT/tshark-rxe.err" &
+	rpid=$!
 	for _ in $(seq "$(scaled 100)"); do
-		grep -q "Capturing on" "$VM_OUT/tshark.err" && break
+		grep -q "Capturing on" "$VM_OUT/tshark.err" &&
+			grep -q "Capturing on" "$VM_OUT/tshark-rxe.err" && break
 		sleep 0.2
 	done
 fi
@@ -140,7 +155,9 @@ if [ "$role" = client ]; then
 	sleep 2
 	# bounded: in the debug kernel one tshark did not end in 15 minutes
 	capture_stop "$tpid" "$(scaled 30)"
+	capture_stop "$rpid" "$(scaled 30)"
 	say "capture $cap"
+	say "rxe_capture $VM_OUT/rxe.pcap"
 fi
 counters 1
 say "trace_cnp_sent1 $(grep -c 'dcqcn_cnp_sent:' "$T/trace")"

@@ -42,6 +42,7 @@ read -r -a BURST <<< "${FABRIC_BURST:-burst 16k}"
 SPEED=${FABRIC_SPEED:-80mbit}
 SECS=${FABRIC_SECS:-40}	# each sender's run
 RX=192.0.2.10
+RX6=2001:db8::10	# with DCQCN_FAMILY=6, RoCE runs over IPv6 (rxe_lib.sh)
 # the switch's congestion point (sw-rx, class 1:4): Kmin 5 KB -> 512 B,
 # Kmax 200 KB -> 20 KB, Pmax 1%
 read -r -d "" -a ECN <<< "${FABRIC_ECN:-ecn kmin 512 kmax 20k pmax 1}"
@@ -149,6 +150,7 @@ rx)
 	ip -n sw link set br0 up
 	ip link set rx0 mtu "$MTU" up
 	ip addr add "$RX/24" dev rx0
+	roce=$(roce_addr rx0 "$RX" "$RX6") || fail "cannot address rx0 with $RX6"
 	# the senders are VMs behind qemu sockets: they act on a pause late,
 	# so the switch's ports to them get the headroom of a 100 ms response
 	for p in to-s1 to-s2; do
@@ -173,7 +175,7 @@ rx)
 	ip netns exec sw python3 "$RECORDER" 1 3 to-s1 to-s2 sw-rx > "$VM_OUT/record-sw.txt" 2>&1 &
 	python3 "$RECORDER" --rdma 1 3 rx0 > "$VM_OUT/record-rx.txt" 2>&1 &
 	clock
-	gid=$(gid_index "$RX") || fail "no GID for $RX"
+	gid=$(gid_index "$roce") || fail "no GID for $roce"
 	perftest+=(-x "$gid")
 	barrier up "$UP_SECS" "${ROLES[@]}" || fail "the VMs did not all come up"
 	for run in ${FABRIC_RUNS:-off on}; do
@@ -209,13 +211,14 @@ s1|s2)
 	dev=to-rx
 	ip link set "$dev" mtu "$MTU"
 	ip addr add "$addr/24" dev "$dev"
+	roce=$(roce_addr "$dev" "$addr" "2001:db8::${role#s}") || fail "cannot address $dev"
 	tc qdisc add dev "$dev" root handle 1: lossless trust dscp pfc 3 rate "$RATE" "${BURST[@]}" \
 		speed "$SPEED" || fail "tc"
 	ets "" "$dev"
 	rxe_up "$dev" || fail "no rxe0 on $dev"
 	python3 "$RECORDER" --rdma 1 3 "$dev" > "$VM_OUT/record-$role.txt" 2>&1 &
 	clock
-	gid=$(gid_index "$addr") || fail "no GID for $addr"
+	gid=$(gid_index "$roce") || fail "no GID for $roce"
 	perftest+=(-x "$gid" -p "$port")
 	barrier up "$UP_SECS" "${ROLES[@]}" || fail "the VMs did not all come up"
 	for run in ${FABRIC_RUNS:-off on}; do

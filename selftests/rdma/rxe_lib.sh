@@ -15,13 +15,17 @@ rxe_up() {
 	rdma link add rxe0 type rxe netdev "$1"
 }
 
-# gid_index ADDR: the index of rxe0's RoCE v2 GID for IPv4 ADDR (an
-# IPv4-mapped IPv6 address). rxe fills its GID table from the netdev's
-# addresses through a workqueue: wait for it.
+# gid_index ADDR: the index of rxe0's RoCE v2 GID for ADDR: an IPv6
+# address is its own GID, an IPv4 one's is the IPv4-mapped IPv6 address.
+# rxe fills its GID table from the netdev's addresses through a workqueue:
+# wait for it.
 gid_index() {
-	local want f i a b c d
-	IFS=. read -r a b c d <<< "$1"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	local want f i
+	want=$(python3 -c 'import ipaddress, sys
+a = ipaddress.ip_address(sys.argv[1])
+if a.version == 4:
+    a = ipaddress.IPv6Address("::ffff:" + str(a))
+print(a.exploded)' "$1") || return 1
 	for _ in $(seq "$(scaled 100)"); do
 		for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
 			i=${f##*/}
@@ -33,6 +37,19 @@ gid_index() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# roce_addr DEV IPV4 IPV6: the address RoCE uses on DEV, by $DCQCN_FAMILY
+# (4, the default, or 6): IPV4, which DEV has already, or IPV6, added
+# to DEV (no duplicate address detection: usable at once). perftest's
+# own exchange and the test's other traffic stay on IPv4.
+roce_addr() {
+	if [ "${DCQCN_FAMILY:-4}" = 6 ]; then
+		ip -6 addr add "$3/64" dev "$1" nodad || return 1
+		echo "$3"
+	else
+		echo "$2"
+	fi
 }
 
 # perftest_connect LOG TRIES PAUSE CMD...: run the perftest client CMD,

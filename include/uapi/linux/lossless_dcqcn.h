@@ -93,7 +93,7 @@ enum {
 enum {
 	TCA_LOSSLESS_DCQCN_QP_UNSPEC,
 	TCA_LOSSLESS_DCQCN_QP_PAD,
-	TCA_LOSSLESS_DCQCN_QP_PEER,	/* be32, the peer's IPv4 address */
+	TCA_LOSSLESS_DCQCN_QP_PEER,	/* be32, the peer's IPv4 address (or PEER6) */
 	TCA_LOSSLESS_DCQCN_QP_SPORT,	/* u16, the local QP's UDP source port */
 	TCA_LOSSLESS_DCQCN_QP_PEER_QPN,	/* u32, the peer's QP number */
 	TCA_LOSSLESS_DCQCN_QP_PRIO,	/* u8, priority of its packets */
@@ -106,6 +106,9 @@ enum {
 	TCA_LOSSLESS_DCQCN_QP_PACED,	/* u64, its packets that waited for its rate */
 	TCA_LOSSLESS_DCQCN_QP_HELD,	/* unused: waiting packets are in the qdisc
 					 * (TCA_LOSSLESS_STATS_PACED_PACKETS)
+					 */
+	TCA_LOSSLESS_DCQCN_QP_PEER6,	/* struct in6_addr, the peer's IPv6
+					 * address (or PEER)
 					 */
 	__TCA_LOSSLESS_DCQCN_QP_MAX
 };
