@@ -16,8 +16,12 @@
 # (the leaves route by ingress port where the same destination takes two
 # ways). Together the flows make the buffer dependency cycle
 # L1->S1 -> S1->L2 -> L2->S2 -> S2->L1 -> L1->S1 on priority 3. Fabric
-# links and host links 10 Mbit/s, leaf ports to DA and DB 2 Mbit/s, each
-# flow 6 Mbit/s.
+# links and host links 10 Mbit/s, leaf ports to DA and DB 1 Mbit/s, each
+# flow 6 Mbit/s offered in datagrams of 1000 bytes. The deadlock needs
+# the leaf ports to DA and DB overrun: with 64-byte datagrams a 1-CPU VM
+# beside another sent each flow at only 1.8 Mbit/s (everything forwards
+# on its one CPU), under the 2 Mbit/s these ports had then, and the fabric
+# never paused.
 #
 # 1. The leaves' spine ports are uplinks, no hook-remap: the fabric
 #    deadlocks; the four links of the cycle stay stuck after the senders
@@ -33,7 +37,7 @@ require_tools udpgen udpsink
 scratch_dir
 
 FABRIC_OPTS="trust dscp pfc 3,4 rate 10mbit response 100ms"
-SLOW_OPTS="trust dscp pfc 3,4 rate 2mbit speed 10mbit response 100ms"
+SLOW_OPTS="trust dscp pfc 3,4 rate 1mbit speed 10mbit response 100ms"
 HOST_OPTS="trust dscp pfc 3,4 rate 10mbit"
 CLASS_OPTS="xoff 8k xon 4k"
 SECS=3
@@ -106,10 +110,10 @@ run() {
 	ip netns exec "$DB" "$TOOLS/udpsink" --port 9000 --idle 0 > "$out/rxB.json" &
 	SINKS+=($!)
 	sleep 1
-	ip netns exec "$HA" taskset -c 0 "$TOOLS/udpgen" --dst 10.2.2.2 --port 9000 --size 64 \
+	ip netns exec "$HA" taskset -c 0 "$TOOLS/udpgen" --dst 10.2.2.2 --port 9000 --size 1000 \
 		--duration "$SECS" --rate 6000000 --tos 0x60 --flow 1 --recverr > "$out/txA.json" &
 	pids+=($!)
-	ip netns exec "$HB" taskset -c 0 "$TOOLS/udpgen" --dst 10.2.4.2 --port 9000 --size 64 \
+	ip netns exec "$HB" taskset -c 0 "$TOOLS/udpgen" --dst 10.2.4.2 --port 9000 --size 1000 \
 		--duration "$SECS" --rate 6000000 --tos 0x60 --flow 2 --recverr > "$out/txB.json" &
 	pids+=($!)
 	sleep $((SECS + 1))

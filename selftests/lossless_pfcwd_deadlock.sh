@@ -47,11 +47,16 @@ HOSTPORT_OPTS="trust dscp pfc 3 rate 2mbit speed 20mbit response 100ms"
 HOST_OPTS="trust dscp pfc 3 rate 20mbit"
 CLASS_OPTS="xoff 8k xon 4k"
 SECS=3
-# each host sends at most COUNT datagrams of 106 bytes on the wire: all
-# four flows together (848 kB) fit in one ring ingress's headroom (1 MiB),
+# each host sends at most COUNT datagrams of 1042 bytes on the wire: all
+# four flows together (834 kB) fit in one ring ingress's headroom (1 MiB),
 # so a port that forwards in spite of pauses cannot overflow its neighbour
-# whatever part of the ring's data it holds; a deadlock forms with far less
-COUNT=2000
+# whatever part of the ring's data it holds; a deadlock forms with far
+# less. Large datagrams keep the packet rate, the VM's work, low: with
+# 64-byte ones the senders of a 1-CPU VM beside another could not fill
+# the 2 Mbit/s host ports (the four flows cross four routers on the one
+# CPU), and the ring never paused in 3 tries
+SIZE=1000
+COUNT=200
 DETECT=200
 RESTORE=400
 # A detection is due within detect + one poll (detect / 4) of the commit;
@@ -119,7 +124,7 @@ deadlock() {
 	for i in $(seq 0 $((N - 1))); do
 		d=$(((i + N - 1) % N))
 		ip netns exec "$(ring_ns h "$i")" taskset -c 0 "$TOOLS/udpgen" --dst "10.0.$d.2" \
-			--port 9000 --size 64 --count "$COUNT" --duration "$SECS" --rate 6000000 --tos 0x60 \
+			--port 9000 --size "$SIZE" --count "$COUNT" --duration "$SECS" --rate 6000000 --tos 0x60 \
 			--flow "$i" --recverr > "$out/tx$i.json" &
 		pids+=($!)
 	done
