@@ -16,11 +16,13 @@
 # timer lets packets out together (the first CNP of a run came after a
 # random delay, up to seconds): a 5 Mbit/s UDP flow of the client's in the
 # same class (udpgen, not ECN-capable) keeps a queue standing while the QP
-# sends at more than 15 Mbit/s, so that the marks come at once. Run 1: the
-# client captures the CNPs that come in and the first 20 RoCE packets
-# rxe sends (tshark), whose ICRCs check the host's ICRC check. Run 2: the client's QP is pinned at 4 Mbit/s from its first
-# CNP on (rate-to-set-on-first-cnp and rpg-min-rate 4mbit, no increase):
-# pacing must hold it there. Each end prints its bandwidth, QP number and
+# sends at more than 15 Mbit/s, so that the marks come at once.
+#
+# Run 1: the client captures the CNPs that come in and the first 20 RoCE
+# packets rxe sends (dumpcap), whose ICRCs check the host's ICRC check.
+# Run 2: the client's QP is pinned at 4 Mbit/s from its first CNP on
+# (rate-to-set-on-first-cnp and rpg-min-rate 4mbit, no increase): pacing
+# must hold it there. Each end prints its bandwidth, QP number and
 # dcqcn counters after each run, in lines "dcqcn_cnp.sh: ROLE: KEY VALUE"
 # that run_dcqcn_cnp.sh reads.
 set -u
@@ -140,13 +142,15 @@ if [ "$role" = client ]; then
 		cnp="src host $server and udp dst port 4791 and udp[8] = 0x81"
 		data="dst host $server and udp dst port 4791"
 	fi
-	tshark -q -i "$dev" -F pcap -w "$cap" -f "$cnp" 2> "$VM_OUT/tshark.err" &
+	# dumpcap: tshark's capture engine, without its dissectors, which
+	# take seconds to load in the VM
+	dumpcap -q -i "$dev" -P -w "$cap" -f "$cnp" 2> "$VM_OUT/capture-cnp.err" &
 	tpid=$!
-	tshark -q -i "$dev" -F pcap -w "$VM_OUT/rxe.pcap" -c 20 -f "$data" 2> "$VM_OUT/tshark-rxe.err" &
+	dumpcap -q -i "$dev" -P -w "$VM_OUT/rxe.pcap" -c 20 -f "$data" 2> "$VM_OUT/capture-rxe.err" &
 	rpid=$!
 	for _ in $(seq "$(scaled 100)"); do
-		grep -q "Capturing on" "$VM_OUT/tshark.err" &&
-			grep -q "Capturing on" "$VM_OUT/tshark-rxe.err" && break
+		grep -q "Capturing on" "$VM_OUT/capture-cnp.err" &&
+			grep -q "Capturing on" "$VM_OUT/capture-rxe.err" && break
 		sleep 0.2
 	done
 fi
