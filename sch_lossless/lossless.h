@@ -267,7 +267,8 @@ struct lossless_net *lossless_net(const struct net *net);
 int lossless_port_attach(struct Qdisc *sch);
 void lossless_port_detach(struct Qdisc *sch);
 void lossless_port_configure(struct Qdisc *sch);
-int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio);
+int lossless_skb_iif(const struct Qdisc *sch, const struct sk_buff *skb);
+int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, int iif, u8 prio);
 void lossless_port_uncharge(struct sk_buff *skb);
 bool lossless_port_uplink(struct Qdisc *sch, int ifindex);
 void lossless_port_tc_stats(struct lossless_sched_data *q, int tc,

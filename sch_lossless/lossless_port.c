@@ -47,6 +47,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <net/dst.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/pkt_sched.h>
@@ -219,16 +220,41 @@ unlock:
 	spin_unlock(&port->lock);
 }
 
+/**
+ * lossless_skb_iif() - the device a packet came in by, in @sch's namespace
+ * @sch: the qdisc about to queue it
+ * @skb: the packet
+ *
+ * skb->skb_iif is an index of the namespace the packet was received in. A
+ * packet routed in another namespace and handed to this device without
+ * crossing a veth (a macvlan or an ipvlan: no skb_scrub_packet()) keeps
+ * that namespace's index, and that namespace's route: a packet whose route
+ * (skb_dst, which lossless_port_attach() keeps until the qdisc) belongs to
+ * another namespace came in by no port of this one. A packet bridged in
+ * another namespace carries no route and is not told apart.
+ *
+ * Return: the index, or 0 (made here, or by no device of this namespace).
+ */
+int lossless_skb_iif(const struct Qdisc *sch, const struct sk_buff *skb)
+{
+	const struct dst_entry *dst = skb_dst(skb);
+
+	if (dst && dst->dev && !net_eq(dev_net(dst->dev), dev_net(qdisc_dev(sch))))
+		return 0;
+	return skb->skb_iif;
+}
+
 /*
  * lossless_port_charge() - charge a packet to the port it came in through
  * @sch: the qdisc about to queue it (its root lock held)
- * @skb: the packet, forwarded (skb_iif set) and marked uncharged
+ * @skb: the packet, forwarded and marked uncharged
+ * @iif: the device it came in by (lossless_skb_iif())
  * @prio: its priority
  *
  * Return: 0 when queued may go on (charged or not chargeable), -ENOBUFS
  * when the port's headroom for @prio is full: drop the packet.
  */
-int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio)
+int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, int iif, u8 prio)
 {
 	struct lossless_skb_cb *cb = lossless_skb_cb(skb);
 	unsigned int len = qdisc_pkt_len(skb);
@@ -236,7 +262,7 @@ int lossless_port_charge(struct Qdisc *sch, struct sk_buff *skb, u8 prio)
 	struct lossless_port *port;
 	int err = 0;
 
-	port = lossless_port_get(dev_net(qdisc_dev(sch)), skb->skb_iif);
+	port = lossless_port_get(dev_net(qdisc_dev(sch)), iif);
 	if (!port)
 		return 0;
 	pp = &port->prio[prio];
@@ -391,6 +417,8 @@ int lossless_port_attach(struct Qdisc *sch)
 	tasklet_setup(&port->tx, lossless_port_tx);
 	port->dev = dev;
 	lossless_port_set(port, q);	/* not seen by anyone yet */
+	/* a packet's route up to the qdisc: lossless_skb_iif() reads it */
+	netif_keep_dst(dev);
 	/* the newest qdisc of a device takes its ingress (see the lookup) */
 	hash_add_rcu(lossless_net(dev_net(dev))->ports, &port->node, port->ifindex);
 	q->port = port;

@@ -171,14 +171,15 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = 0, flow = 0, time = 0;
 	struct lossless_class *c;
 	bool paced = false;
-	int prio;
+	int prio, iif;
 	u8 tc;
 
 	if (unlikely(skb->protocol == htons(ETH_P_PAUSE)))
 		return lossless_enqueue_ctl(skb, sch, to_free);
 	prio = lossless_classify_skb(q, sch, skb, &tc);
+	iif = skb->skb_iif ? lossless_skb_iif(sch, skb) : 0;
 	if (unlikely(q->hook_mask) && prio >= 0 && (q->hook_mask & BIT(prio)) &&
-	    skb->skb_iif && lossless_port_uplink(sch, skb->skb_iif) &&
+	    iif && lossless_port_uplink(sch, iif) &&
 	    lossless_hook_remap(q, skb, prio, &tc)) {
 		/* a hook flow: onto another priority, still charged to prio */
 		q->classes[tc].hook_remapped++;
@@ -217,7 +218,7 @@ static int lossless_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		 */
 		skb_orphan(skb);
 		/* charged to its ingress port; over its headroom: dropped */
-		if (prio >= 0 && lossless_port_charge(sch, skb, prio)) {
+		if (prio >= 0 && iif && lossless_port_charge(sch, skb, iif, prio)) {
 			c->ingress_drops++;
 			c->qstats.drops++;
 			return qdisc_drop(skb, sch, to_free);
