@@ -51,9 +51,13 @@ sent_to_rx() {
 	json "$out/p" 'd["'"$sw:prx"'"]["sent_packets"]'
 }
 
-# traffic SECONDS: s1's two flows, 2 Mbit/s each, in the background
+# traffic SECONDS: s1's two flows, 2 Mbit/s each, in the background,
+# started at $TRAFFIC_T0; the callers stop them (GEN) when done, and give
+# them time to spare: in a 1-CPU VM beside another, part 3 once took more
+# than its 30 s of traffic before its last measure, which then saw none
 traffic() {
 	local t
+	TRAFFIC_T0=$SECONDS
 	for t in 192.0.2.100 192.0.2.2; do
 		ip netns exec "$s1" taskset -c 0 "$TOOLS/udpgen" --dst "$t" --port 9000 \
 			--size 64 --duration "$1" --rate 2000000 --tos 0x60 > /dev/null &
@@ -89,7 +93,7 @@ run() {
 	local t0 n0 base st pid
 	fabric_qdiscs "$SW_OPTS $1" "" "$HOST_OPTS" "xoff 16k xon 8k" || return 1
 	GEN=()
-	traffic 60
+	traffic 120
 	sleep 1
 	n0=$(sent_to_rx)
 	t0=$(date +%s.%N)
@@ -142,7 +146,7 @@ log_test "pause storm, action drop: detected on the victim port, other traffic r
 fabric_qdiscs "$SW_OPTS $WD pfcwd-limit 3 window 60s" "" "$HOST_OPTS" "xoff 16k xon 8k"
 check_err $? "the qdiscs with pfcwd-limit could not be set"
 GEN=()
-traffic 30
+traffic 120
 sleep 1
 for k in 1 2 3; do
 	storm 1
@@ -162,7 +166,8 @@ storm 2
 r1=$(sent_to_rx)
 python3 "$TOOLS/port_snapshot.py" 3 "$sw:p2" > "$out/l"
 det4=$(json "$out/l" 'd["'"$sw:p2"'"]["wd_detected"]')
-echo "# a 4th storm with PFC off: rx got $((r1 - r0)) packets from s1 in its 2 s, p2 detected $det4"
+echo "# a 4th storm with PFC off: rx got $((r1 - r0)) packets from s1 in its 2 s," \
+	"$((SECONDS - TRAFFIC_T0)) s after s1's flows started; p2 detected $det4"
 [ "$det4" -eq 3 ] && [ $((r1 - r0)) -gt 100 ]
 check_err $? "with PFC off p2 still obeyed the storm (detected $det4, rx got $((r1 - r0)))"
 tc -n "$sw" qdisc change dev p2 root lossless pfc 3
