@@ -114,10 +114,15 @@ two_hosts() {
 	ip -n "$h2" neigh add 192.0.2.1 lladdr "$(link_mac "$h1" v1)" dev v2
 }
 
+# link_field NS DEV FIELD: a field of the device's `ip -j link show`.
+link_field() {
+	ip -n "$1" -j link show "$2" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)[0][sys.argv[1]])' "$3"
+}
+
 # link_mac NS DEV: the device's MAC address.
 link_mac() {
-	ip -n "$1" -j link show "$2" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])'
+	link_field "$1" "$2" address
 }
 
 require_cmd() {

@@ -40,17 +40,14 @@ mac2=$(link_mac "$h2" v2)
 # frames NAME...: the frames of a flood, in hex, one a line
 frames() {
 	python3 - "$mac1" "$mac2" "$@" <<'PY'
-import random, struct, sys
+import os, random, struct, sys
+sys.path.insert(0, os.path.join(os.environ["LOSSLESS_TOP"], "selftests/tools"))
+from roce import csum
 dst, src = (bytes.fromhex(m.replace(":", "")) for m in sys.argv[1:3])
 PFC = bytes.fromhex("0180c2000001")
 def pfc(vector, times, opcode=0x0101, dest=PFC, length=60):
     f = dest + src + struct.pack("!HHH8H", 0x8808, opcode, vector, *times)
     return (f + bytes(60))[:length]
-def csum(b):
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 def roce(payload, sport, tos=0):
     udp = struct.pack("!HHHH", sport, 4791, 8 + len(payload), 0) + payload
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, tos, 20 + len(udp), 0, 0x4000, 64, 17, 0,

@@ -30,7 +30,7 @@ ns_create H R C S Q || exit 1
 ns_no_ipv6 "$H" "$R" "$C" "$S" "$Q"
 veth_connect "$H" hdev "$R" rdev &&
 veth_connect "$H" p "$Q" q0 || { echo "# cannot build the topology"; exit 1; }
-N=$(ip -n "$H" -j link show p | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ifindex"])')
+N=$(link_field "$H" p ifindex)
 # c1 in C with p's index in H, its peer in S
 ip -n "$C" link add c1 index "$N" type veth peer name s0 netns "$S" &&
 ip -n "$C" link set c1 up && ip -n "$S" link set s0 up &&
@@ -57,8 +57,7 @@ tc -n "$H" class change dev p classid 1:4 lossless xoff 8k xon 4k &&
 tc -n "$H" qdisc add dev hdev root handle 1: lossless $OPTS rate 1mbit buffer 1m &&
 tc -n "$Q" qdisc add dev q0 root handle 1: lossless $OPTS
 check_err $? "cannot set the qdiscs up"
-echo "# p is ifindex $N in H; c1 in C: $(ip -n "$C" -j link show c1 |
-	python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ifindex"])')"
+echo "# p is ifindex $N in H; c1 in C: $(link_field "$C" c1 ifindex)"
 
 # send NS: 2 s of datagrams of 1000 bytes at 4 Mbit/s on priority 3 to R
 send() {
